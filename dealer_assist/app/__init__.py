@@ -1,0 +1,1 @@
+"""The PySide6 desktop app: live, demo, review, training and calibration modes."""

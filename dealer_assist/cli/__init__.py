@@ -1,0 +1,54 @@
+"""The `dealer-assist` command: a thin click layer over the library."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from dealer_assist import __version__
+from dealer_assist.errors import DealerAssistError
+
+# Subcommands are imported only when used, so `dealer-assist rank` never pays for cv2 or Qt.
+COMMANDS: dict[str, str] = {
+    "rank": "dealer_assist.cli.rank:rank",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands live in their own modules and load on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DealerAssistError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(__version__, prog_name="dealer-assist")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Dealer Assist: referee and dealing assistant for Badugi and Badacey tables."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(cli.main(standalone_mode=True))

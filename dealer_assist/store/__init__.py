@@ -1,0 +1,1 @@
+"""The hand log: SQLite (WAL) records of every event, hash-chained, with queries and exports."""

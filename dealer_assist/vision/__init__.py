@@ -1,0 +1,1 @@
+"""Frames in, zone observations and table events out: detectors, calibration, mapping, tracking."""

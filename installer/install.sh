@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs everything Dealer Assist needs on a bare Debian/Ubuntu machine (run as root, or with sudo
+# available), into ./.venv. Idempotent: packages already present are not fetched again.
+#   bash installer/install.sh            runtime + dev tools (tests, lint, type checks)
+#   bash installer/install.sh --train    also the training stack (ultralytics, card-art packages)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+train=0
+for arg in "$@"; do
+  case "$arg" in
+    --train) train=1 ;;
+    *) echo "install.sh: unknown option $arg; accepted: --train" >&2; exit 2 ;;
+  esac
+done
+
+# System packages: Qt's runtime libraries, a virtual X server for the app's screenshots and tests,
+# the DejaVu fonts the procedural deck is drawn with, and librsvg to rasterise deck artwork.
+apt_packages=(
+  python3 python3-venv python3-pip
+  libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0
+  libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-randr0 libxcb-render-util0
+  libxcb-image0 libxcb-xinerama0 libxcb-xfixes0 libxcb-sync1 libxrender1 libxi6
+  xvfb xauth fonts-dejavu-core librsvg2-bin sqlite3
+)
+if [ "$train" = 1 ]; then
+  apt_packages+=(gnome-cards-data kdegames-card-data-kf5)
+fi
+
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    echo "installing system packages: ${missing[*]}"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "install.sh: no apt-get here; install these yourself: ${missing[*]}" >&2
+  fi
+fi
+
+# Python 3.11 or newer: the one on PATH if it is new enough, else Debian's.
+py=""
+for cand in python3.13 python3.12 python3.11 python3; do
+  if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    py=$(command -v "$cand"); break
+  fi
+done
+[ -n "$py" ] || { echo "install.sh: Python 3.11 or newer is required" >&2; exit 1; }
+
+if [ ! -x .venv/bin/python ]; then
+  "$py" -m venv .venv
+fi
+stamp=.venv/.dealer-assist-installed
+extras="dev"
+[ "$train" = 1 ] && extras="dev,train"
+want="$(sha256sum pyproject.toml | cut -c1-16)-$extras"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  if [ "$train" = 1 ]; then
+    # The CPU build of torch keeps several GB of CUDA wheels off a machine that has no GPU.
+    .venv/bin/python -m pip install -q torch torchvision --index-url https://download.pytorch.org/whl/cpu \
+      || .venv/bin/python -m pip install -q torch
+  fi
+  .venv/bin/python -m pip install -q -e ".[$extras]"
+  echo "$want" > "$stamp"
+fi
+echo "Dealer Assist installed in $(pwd)/.venv"
