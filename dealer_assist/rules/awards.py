@@ -189,12 +189,17 @@ def _odd_order(ctx: _Context, winners: Sequence[int], values: Mapping[int, HandV
 def _odd_rule_text(ctx: _Context, seat: int, values: Mapping[int, HandValue]) -> str:
     """Why this seat got an odd chip, naming the rule."""
     if ctx.odd_chip_rule == "clockwise_from_button":
-        return "odd chip rule clockwise_from_button: first tied winner clockwise from the button"
+        return "the odd-chip rule clockwise_from_button gives it to the first tied winner clockwise from the button"
     top = max(values[seat].used, key=_card_height)
-    return f"odd chip rule high_card_by_suit: highest card {top} among the tied winners"
+    return f"the odd-chip rule high_card_by_suit gives it to the highest card by suit among the tied winners, the {top}"
 
 
-_PORTION_TEXT = {"whole": "the {pot}", "low": "the A-5 low half of the {pot}", "badugi": "the Badugi half of the {pot}"}
+_PORTION_TEXT = {"whole": "{pot}", "low": "the A-5 low half of {pot}", "badugi": "the Badugi half of {pot}"}
+
+
+def the(name: str) -> str:
+    """ "the main pot", but "side pot 1" as a dealer says it."""
+    return f"the {name}" if name == "main pot" else name
 
 
 def _award_portion(
@@ -205,7 +210,7 @@ def _award_portion(
     values = {seat: evaluate(ctx.cards[seat]) for seat in seats}
     best = min(v.rank for v in values.values())
     winners = [seat for seat in ctx.clockwise if seat in values and values[seat].rank == best]
-    what = _PORTION_TEXT[portion].format(pot=pot)
+    what = _PORTION_TEXT[portion].format(pot=the(pot))
     amount = units * ctx.chip_unit
     hand_name = values[winners[0]].name
     shares: list[Share] = []
@@ -243,7 +248,7 @@ def _award_pot(ctx: _Context, index: int, pot: Pot) -> PotAward:
     if len(pot.eligible) == 1:
         seat = pot.eligible[0]
         reason = "only seat still in for this pot; wins it without a showdown"
-        sentence = f"Seat {seat} wins the {name}, {chips(pot.amount)}, uncontested: every other seat in it folded."
+        sentence = f"Seat {seat} wins {the(name)}, {chips(pot.amount)}, uncontested: every other seat in it folded."
         share = Share(seat, pot.amount, "whole", None, 0, reason)
         return PotAward(index, name, pot.amount, pot.eligible, (share,), (header, sentence))
     units = pot.amount // ctx.chip_unit
@@ -261,7 +266,7 @@ def _award_pot(ctx: _Context, index: int, pot: Pot) -> PotAward:
     sentences = [header, halves, *low_sentences, *bad_sentences]
     low_winners = {s.seat for s in low_shares}
     if len(low_winners) == 1 and low_winners == {s.seat for s in bad_shares}:
-        sentences.append(f"Seat {next(iter(low_winners))} scoops the {name}: both halves.")
+        sentences.append(f"Seat {next(iter(low_winners))} scoops {the(name)}: both halves.")
     return PotAward(index, name, pot.amount, pot.eligible, (*low_shares, *bad_shares), tuple(sentences))
 
 
