@@ -275,6 +275,7 @@ def test_awards_sum_to_pots(
     deck = list(FULL_DECK)
     rnd.shuffle(deck)
     contributions = {i + 1: units * chip_unit for i, (units, _) in enumerate(seats)}
+    contributions[1] = max(contributions[1], chip_unit)  # seat 1 never folds: someone live is in the pot
     hands: dict[int, tuple[Card, ...] | None] = {}
     for i, (_, folded) in enumerate(seats):
         hands[i + 1] = None if folded and i > 0 else tuple(deck[i * size : (i + 1) * size])
