@@ -1,0 +1,180 @@
+"""One betting round: who acts, what each may do and for how much (fixed, pot and no limit).
+
+Works on the hand's per-seat lists (indices clockwise from the first seat left of the button), so
+a step costs no copies. The two short all-in rules:
+
+- ``full_raise`` (default, major rooms): a seat that already acted may raise again only when the
+  total raised since it last acted is at least a full raise; the big blind is a full bet pre-draw.
+- ``pokerkit``: PokerKit's engine rule (a raise resets who has acted only when it is at least the
+  largest raise of the round; consecutive short all-ins that add up to it reopen; a seat whose
+  call is smaller than that raise size cannot raise), for comparing with and replaying PokerKit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_assist.rules.house_rules import HouseRules
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the seat to act may do: fold, check or call `call`, and bet/raise to `min_to`..`max_to`."""
+
+    seat: int
+    can_fold: bool
+    can_check: bool
+    call: int | None
+    """Chips a call puts in (None when there is nothing to call); less than owed when all-in."""
+    raise_kind: str | None
+    """"bet" (nothing bet yet this round) or "raise"; None when neither is allowed."""
+    min_to: int | None
+    max_to: int | None
+    why_no_raise: str | None
+    """The rule that forbids a bet or raise now, when one is forbidden."""
+
+
+class BettingRound:
+    """State of one betting round; the hand owns the chips, this owns the order and raise history."""
+
+    __slots__ = (
+        "acted",
+        "acted_level",
+        "increment",
+        "last_aggressor",
+        "raise_count",
+        "round",
+        "rules",
+        "short_sum",
+        "to_act",
+        "unit",
+    )
+
+    def __init__(self, rules: HouseRules, round_index: int) -> None:
+        self.rules = rules
+        self.round = round_index
+        self.unit = rules.bet_unit(round_index)
+        self.to_act: list[int] = []
+        self.raise_count = 0
+        self.increment = 0
+        self.acted: set[int] = set()
+        self.acted_level: dict[int, int] = {}
+        self.short_sum = 0
+        self.last_aggressor: int | None = None
+
+    def snapshot(self) -> tuple[object, ...]:
+        return (
+            self.round, tuple(self.to_act), self.raise_count, self.increment, tuple(sorted(self.acted)),
+            tuple(sorted(self.acted_level.items())), self.short_sum, self.last_aggressor,
+        )
+
+    def start(self, bets: list[int], stacks: list[int], live: list[bool]) -> None:
+        """Who acts this round, in order: left of the biggest blind pre-draw, else left of the button."""
+        n = len(bets)
+        rules = self.rules
+        if self.round == 0:
+            top = max(range(n), key=lambda i: (bets[i], i))
+            opener = (top + 1) % n
+            if rules.betting == "fixed_limit" and rules.blind_counts_as_bet and max(bets) > 0:
+                self.raise_count = 1
+            if rules.short_all_in_rule == "full_raise" and max(bets) > 0:
+                self.increment = max(bets)
+        else:
+            opener = 0
+        totals = sorted(bets[i] + stacks[i] for i in range(n) if live[i])
+        second = totals[-2] if len(totals) > 1 else 0
+        order = [(opener + k) % n for k in range(n)]
+        # A seat acts only if it is in, has chips, and someone else could still match more of them.
+        self.to_act = [i for i in order if live[i] and stacks[i] > 0 and second > bets[i]]
+        if len(self.to_act) == 1 and bets[self.to_act[0]] >= max(bets):
+            self.to_act = []
+
+    # -- limits ------------------------------------------------------------------------------------
+
+    def cap_reached(self, live_count: int) -> bool:
+        rules = self.rules
+        if rules.betting != "fixed_limit":
+            return False
+        if rules.uncapped_heads_up and live_count == 2:
+            return False
+        return self.raise_count >= rules.bets_per_round_cap
+
+    def why_no_raise(self, i: int, bets: list[int], stacks: list[int], live: list[bool], pot: int) -> str | None:
+        """The rule (and house option) forbidding seat `i` to bet or raise now, or None."""
+        rules = self.rules
+        top = max(bets)
+        owed = top - bets[i]
+        if self.cap_reached(sum(live)):
+            option = "bets_per_round_cap"
+            if self.round == 0 and rules.blind_counts_as_bet:
+                option += ", blind_counts_as_bet"
+            cap = rules.bets_per_round_cap
+            return f"the round is capped at {cap} bets (one bet and three raises; 001, 004)|{option}"
+        if rules.short_all_in_rule == "pokerkit":
+            if min(stacks[i], owed) < self.increment:
+                return "a short all-in cannot be raised by a seat facing less than a full raise|short_all_in_rule"
+            if self.short_sum and self.short_sum < self.increment and i in self.acted:
+                return ("an all-in short of a full raise does not reopen the betting for a seat that already acted"
+                        "|short_all_in_rule")
+        elif i in self.acted_level and top - self.acted_level[i] < max(self.increment, self.unit):
+            return ("an all-in short of a full raise does not reopen the betting for a seat that already acted"
+                    "|short_all_in_rule")
+        if stacks[i] <= owed:
+            return "the seat has no chips beyond what it takes to call|"
+        for j in range(len(bets)):
+            if j != i and live[j] and stacks[j] + bets[j] > top:
+                return None
+        return "every other seat still in is all-in or folded; there is no one to bet against|"
+
+    def raise_bounds(self, i: int, bets: list[int], stacks: list[int], pot: int) -> tuple[int, int]:
+        """Smallest and largest total bet seat `i` may bet or raise to (all-in for less included)."""
+        top = max(bets)
+        all_in = stacks[i] + bets[i]
+        low = min(all_in, top + max(self.increment, self.unit))
+        betting = self.rules.betting
+        if betting == "fixed_limit":
+            return low, low
+        if betting == "no_limit":
+            return low, all_in
+        owed = top - bets[i]
+        # Pot limit (003, 004): the pot, all bets on the table, and the call, on top of the call.
+        high = top + pot + sum(bets) + owed
+        return low, max(low, min(all_in, high))
+
+    # -- applying ----------------------------------------------------------------------------------
+
+    def on_call(self, i: int, top: int) -> None:
+        del self.to_act[0]
+        self.acted.add(i)
+        self.acted_level[i] = top
+
+    def on_fold(self, i: int) -> None:
+        del self.to_act[0]
+        self.acted.add(i)
+
+    def on_raise(self, i: int, amount: int, top: int, bets: list[int], stacks: list[int], live: list[bool]) -> bool:
+        """Record a bet or raise to `amount` (chips already moved); returns whether it was a full raise."""
+        n = len(bets)
+        raised = amount - top
+        rules = self.rules
+        self.to_act = [j for j in ((i + k) % n for k in range(1, n)) if live[j] and stacks[j] > 0]
+        self.last_aggressor = i
+        self.raise_count += 1
+        self.acted.add(i)
+        self.acted_level[i] = amount
+        if rules.short_all_in_rule == "pokerkit":
+            full = raised >= self.increment
+            if full:
+                self.acted = {i}
+            self.increment = max(self.increment, raised)
+            if stacks[i]:
+                self.short_sum = 0
+            else:
+                self.short_sum += raised
+            if self.short_sum >= self.increment:
+                self.short_sum = 0
+            return full
+        full = raised >= max(self.increment, self.unit)
+        if full:
+            self.increment = raised
+        return full

@@ -1,0 +1,963 @@
+"""The Hand: one deal as a sequence of dealer and player steps, checked against the house rules.
+
+Every step is a trio, as in PokerKit: `verify_x(...)` raises IllegalStep naming the rule and the
+house option behind it, `can_x(...)` answers yes or no, `x(...)` verifies then applies and returns
+a frozen step record that is also appended to `history`. An illegal step changes nothing.
+
+Seats are table seat numbers; internally each seat has an index, clockwise from the first seat
+left of the button (the button is the last index). Cards may be known or None (face down, unseen):
+the referee drives a Hand from camera events, the simulator from the Hand's own seeded deck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+
+from dealer_assist.cards import Card, Deck
+from dealer_assist.rules.awards import Award, PotAward, Share, award_pots, pot_name
+from dealer_assist.rules.betting import BettingRound, Options
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.rules.pots import Pot, build_pots
+from dealer_assist.rules.steps import (
+    Awarded,
+    BetTo,
+    Burned,
+    Called,
+    Checked,
+    Dealt,
+    Discarded,
+    Folded,
+    IllegalStep,
+    Mucked,
+    Posted,
+    RaisedTo,
+    Replaced,
+    Reshuffled,
+    Shown,
+    Step,
+)
+from dealer_assist.rules.stub import USED, Stub
+
+MAX_SEATS = 10
+
+
+class Phase(StrEnum):
+    """Where the hand stands."""
+
+    POSTING = "posting"
+    DEALING = "dealing"
+    BETTING = "betting"
+    DRAWING = "drawing"
+    SHOWDOWN = "showdown"
+    AWARDING = "awarding"
+    DONE = "done"
+
+
+def _split_rule(text: str) -> tuple[str, str | None]:
+    rule, _, option = text.partition("|")
+    return rule, option or None
+
+
+class Hand:
+    """A deal from the forced bets to the award; see the module docstring for the step pattern."""
+
+    __slots__ = (
+        "_declare_pos",
+        "_show_order",
+        "_shown",
+        "bets",
+        "betting",
+        "burn_owed",
+        "button",
+        "contributed",
+        "deal_count",
+        "draw",
+        "draw_order",
+        "hands",
+        "history",
+        "index_of",
+        "live",
+        "owed",
+        "pending_posts",
+        "phase",
+        "replaced_any",
+        "round",
+        "rules",
+        "seats",
+        "stacks",
+        "starting",
+        "stub",
+    )
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        stacks: Mapping[int, int],
+        button: int,
+        *,
+        deck: Deck | Iterable[Card] | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        """`stacks` maps seat number to chips; `deck` (or `seed`) makes the cards known (simulation)."""
+        if not 2 <= len(stacks) <= MAX_SEATS:
+            raise IllegalStep(f"a hand with {len(stacks)} seats", f"a hand needs 2 to {MAX_SEATS} seats")
+        for seat, chips in stacks.items():
+            if chips <= 0:
+                raise IllegalStep(f"seat {seat} has {chips} chips", "every seat dealt in needs chips")
+        clockwise = sorted(stacks)
+        at = next((k for k, s in enumerate(clockwise) if s > button), 0)
+        self.seats: tuple[int, ...] = tuple(clockwise[at:] + clockwise[:at])
+        self.index_of: dict[int, int] = {s: i for i, s in enumerate(self.seats)}
+        self.rules = rules
+        self.button = button
+        n = len(self.seats)
+        self.starting: tuple[int, ...] = tuple(stacks[s] for s in self.seats)
+        self.stacks: list[int] = list(self.starting)
+        self.bets: list[int] = [0] * n
+        self.contributed: list[int] = [0] * n
+        self.live: list[bool] = [True] * n
+        self.hands: list[list[Card | None]] = [[] for _ in range(n)]
+        self.history: list[Step] = []
+        rng = rng or random.Random(seed)
+        if deck is None and seed is not None:
+            deck = Deck.shuffled(rng.randrange(2**32))
+        self.stub = Stub(None if deck is None else list(deck), rng)
+        self.phase = Phase.POSTING
+        self.round = 0
+        self.draw = 0
+        self.deal_count = 0
+        self.betting = BettingRound(rules, 0)
+        self.draw_order: list[int] = []
+        self._declare_pos = 0
+        self.owed: list[int] = [0] * n
+        self.burn_owed = False
+        self.replaced_any = False
+        self._show_order: list[int] = []
+        self._shown: dict[int, tuple[Card, ...]] = {}
+        self.pending_posts: list[tuple[int, str, int]] = self._forced_bets()
+        if not self.pending_posts:
+            self.phase = Phase.DEALING
+
+    # -- setup -------------------------------------------------------------------------------------
+
+    def _forced_bets(self) -> list[tuple[int, str, int]]:
+        """Antes for every seat, then the small and big blind (heads-up: the button posts the small)."""
+        rules = self.rules
+        n = len(self.seats)
+        posts: list[tuple[int, str, int]] = []
+        if rules.ante:
+            posts += [(i, "ante", rules.ante) for i in range(n)]
+        if n == 2 and rules.heads_up_button_small_blind:
+            sb, bb = 1, 0
+        else:
+            sb, bb = 0, 1
+        if rules.small_blind:
+            posts.append((sb, "small blind", rules.small_blind))
+        posts.append((bb, "big blind", rules.big_blind))
+        return posts
+
+    # -- queries -----------------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose betting turn it is, or None outside betting."""
+        if self.phase is not Phase.BETTING or not self.betting.to_act:
+            return None
+        return self.seats[self.betting.to_act[0]]
+
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def stub_count(self) -> int:
+        return self.stub.count
+
+    @property
+    def pot_total(self) -> int:
+        """All chips put in so far, bets of the current round included."""
+        return sum(self.contributed)
+
+    def stack(self, seat: int) -> int:
+        return self.stacks[self.index_of[seat]]
+
+    def stacks_by_seat(self) -> dict[int, int]:
+        return {s: self.stacks[i] for i, s in enumerate(self.seats)}
+
+    def contributions(self) -> dict[int, int]:
+        return {s: self.contributed[i] for i, s in enumerate(self.seats)}
+
+    def cards(self, seat: int) -> tuple[Card | None, ...]:
+        return tuple(self.hands[self.index_of[seat]])
+
+    def in_hand(self) -> tuple[int, ...]:
+        """Seats that have not folded, clockwise from the first left of the button."""
+        return tuple(s for i, s in enumerate(self.seats) if self.live[i])
+
+    def pots(self) -> tuple[Pot, ...]:
+        """Main and side pots of the chips put in so far (uncalled excess left out)."""
+        live = [s for i, s in enumerate(self.seats) if self.live[i]]
+        return build_pots(self.contributions(), live)[0]
+
+    @property
+    def next_post(self) -> tuple[int, str, int] | None:
+        """(seat, "ante"/"small blind"/"big blind", amount) due next, or None."""
+        if self.phase is not Phase.POSTING:
+            return None
+        i, kind, amount = self.pending_posts[0]
+        return self.seats[i], kind, min(amount, self.stacks[i])
+
+    @property
+    def next_card_seat(self) -> int | None:
+        """The seat the next dealt or replacement card goes to (None when no card is due)."""
+        if self.phase is Phase.DEALING:
+            return self.seats[self.deal_count % len(self.seats)]
+        if self.phase is Phase.DRAWING:
+            i = self._replacement_due()
+            return None if i is None else self.seats[i]
+        return None
+
+    @property
+    def next_discarder(self) -> int | None:
+        """The seat due to declare its discards in this draw, or None."""
+        if self.phase is not Phase.DRAWING:
+            return None
+        i = self._declarer_due()
+        return None if i is None else self.seats[i]
+
+    def owed_to(self, seat: int) -> int:
+        """Replacement cards the seat is still owed in this draw."""
+        return self.owed[self.index_of[seat]] if self.phase is Phase.DRAWING else 0
+
+    @property
+    def burn_due(self) -> bool:
+        """The burn card must come before the next replacement (house option burn_before_draw)."""
+        return self.phase is Phase.DRAWING and self.burn_owed and self._replacement_due() is not None
+
+    @property
+    def needs_reshuffle(self) -> bool:
+        """A card is due and the stub cannot give it (seed 004; house option last_card_dealable)."""
+        if self.phase is not Phase.DRAWING or self._replacement_due() is None:
+            return False
+        return self.stub.count <= self._reserve() and self.stub.pool_size(self.draw) > 0
+
+    @property
+    def next_shower(self) -> int | None:
+        """The seat due to show (or muck) at showdown, in the house order."""
+        if self.phase is not Phase.SHOWDOWN or not self._show_order:
+            return None
+        return self.seats[self._show_order[0]]
+
+    def options(self) -> Options | None:
+        """What the seat to act may do, with exact amounts; None outside betting."""
+        if self.phase is not Phase.BETTING or not self.betting.to_act:
+            return None
+        i = self.betting.to_act[0]
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        owed = top - bets[i]
+        why = self.betting.why_no_raise(i, bets, stacks, self.live, self._collected())
+        low = high = None
+        kind = None
+        if why is None:
+            low, high = self.betting.raise_bounds(i, bets, stacks, self._collected())
+            kind = "raise" if top > 0 else "bet"
+        return Options(
+            seat=self.seats[i],
+            can_fold=True,
+            can_check=owed == 0,
+            call=min(owed, stacks[i]) if owed > 0 else None,
+            raise_kind=kind,
+            min_to=low,
+            max_to=high,
+            why_no_raise=None if why is None else _split_rule(why)[0],
+        )
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Everything that can change, as a comparable value (for tests: an illegal step changes nothing)."""
+        return (
+            self.phase, self.round, self.draw, self.deal_count, tuple(self.stacks), tuple(self.bets),
+            tuple(self.contributed), tuple(self.live), tuple(tuple(h) for h in self.hands), len(self.history),
+            self.betting.snapshot(), tuple(self.draw_order), self._declare_pos, tuple(self.owed),
+            self.burn_owed, self.replaced_any, tuple(self._show_order), tuple(sorted(self._shown.items())),
+            tuple(self.pending_posts), self.stub.snapshot(),
+        )
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _collected(self) -> int:
+        return sum(self.contributed) - sum(self.bets)
+
+    def _index(self, seat: int, what: str) -> int:
+        i = self.index_of.get(seat)
+        if i is None:
+            raise IllegalStep(f"{what} by seat {seat}", f"seat {seat} is not dealt in this hand")
+        return i
+
+    def _reserve(self) -> int:
+        """Stub cards that may not be dealt: the last one unless house option last_card_dealable."""
+        return 0 if self.rules.last_card_dealable else 1
+
+    def _record(self, step: Step) -> Step:
+        self.history.append(step)
+        return step
+
+    # -- posting -----------------------------------------------------------------------------------
+
+    def verify_post(self, seat: int | None = None) -> int:
+        if self.phase is not Phase.POSTING:
+            raise IllegalStep("a forced bet now", "antes and blinds are posted before the deal")
+        i, kind, _ = self.pending_posts[0]
+        if seat is not None and seat != self.seats[i]:
+            rule = "antes first, then the small blind left of the button, then the big blind"
+            option = "heads_up_button_small_blind" if len(self.seats) == 2 else None
+            raise IllegalStep(f"seat {seat} posting", f"the {kind} of seat {self.seats[i]} is due: {rule}", option)
+        return i
+
+    def can_post(self, seat: int | None = None) -> bool:
+        try:
+            self.verify_post(seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def post(self, seat: int | None = None) -> Posted:
+        """Post the next due ante or blind (short if the stack is short)."""
+        i = self.verify_post(seat)
+        _, kind, amount = self.pending_posts.pop(0)
+        amount = min(amount, self.stacks[i])
+        self.stacks[i] -= amount
+        self.contributed[i] += amount
+        if kind != "ante":
+            self.bets[i] += amount
+        if not self.pending_posts:
+            self.phase = Phase.DEALING
+        return self._record(Posted(self.seats[i], kind, amount))  # type: ignore[arg-type,return-value]
+
+    def post_all(self) -> None:
+        while self.phase is Phase.POSTING:
+            self.post()
+
+    # -- dealing -----------------------------------------------------------------------------------
+
+    def _check_card(self, card: Card | None, what: str) -> None:
+        if card is None:
+            if self.stub.known is None:
+                return
+            return
+        if not self.stub.dealable(card):
+            w = self.stub.where.get(card)
+            place = "already used this hand" if w == USED else (
+                f"in seat {self.seats[w]}'s hand" if w is not None and w >= 0 else "not in the stub")
+            raise IllegalStep(what, f"card {card} is {place}; a card can be in one place only")
+
+    def verify_deal_card(self, seat: int | None = None, card: Card | None = None) -> int:
+        if self.phase is not Phase.DEALING:
+            raise IllegalStep("a card dealt now", f"the deal is over or has not started (phase {self.phase})")
+        i = self.deal_count % len(self.seats)
+        if seat is not None and seat != self.seats[i]:
+            raise IllegalStep(
+                f"a card dealt to seat {seat}",
+                f"the next card goes to seat {self.seats[i]}: one card at a time, clockwise from the first "
+                "seat left of the button (misdeal)",
+            )
+        if self.stub.count <= 0:
+            raise IllegalStep("a card dealt", "the stub is empty")
+        self._check_card(card, f"card {card} dealt to seat {self.seats[i]}")
+        return i
+
+    def can_deal_card(self, seat: int | None = None, card: Card | None = None) -> bool:
+        try:
+            self.verify_deal_card(seat, card)
+        except IllegalStep:
+            return False
+        return True
+
+    def deal_card(self, seat: int | None = None, card: Card | None = None) -> Dealt:
+        """Deal one card of the initial deal to the seat due; None = face down (or the top card)."""
+        i = self.verify_deal_card(seat, card)
+        got = self.stub.take(card)
+        if got is not None:
+            self.stub.where[got] = i
+        self.hands[i].append(got)
+        self.deal_count += 1
+        if self.deal_count == len(self.seats) * self.rules.hand_size:
+            self._start_betting(0)
+        return self._record(Dealt(self.seats[i], got))  # type: ignore[return-value]
+
+    def deal_all(self) -> None:
+        while self.phase is Phase.DEALING:
+            self.deal_card()
+
+    # -- betting -----------------------------------------------------------------------------------
+
+    def _start_betting(self, round_index: int) -> None:
+        self.round = round_index
+        self.betting = BettingRound(self.rules, round_index)
+        self.phase = Phase.BETTING
+        self.betting.start(self.bets, self.stacks, self.live)
+        if not self.betting.to_act:
+            self._end_betting()
+
+    def _end_betting(self) -> None:
+        self.bets = [0] * len(self.seats)
+        if sum(self.live) <= 1:
+            self.phase = Phase.AWARDING
+        elif self.round < self.rules.draws:
+            self._start_draw(self.round + 1)
+        else:
+            self._start_showdown()
+
+    def _after_action(self) -> None:
+        if not self.betting.to_act or sum(self.live) <= 1:
+            self._end_betting()
+
+    def _verify_turn(self, seat: int | None, what: str) -> int:
+        if self.phase is not Phase.BETTING or not self.betting.to_act:
+            raise IllegalStep(f"{what} now", f"no betting round is under way (phase {self.phase})")
+        i = self.betting.to_act[0]
+        if seat is not None and seat != self.seats[i]:
+            if seat not in self.index_of:
+                raise IllegalStep(f"{what} by seat {seat}", f"seat {seat} is not dealt in this hand")
+            raise IllegalStep(
+                f"{what} by seat {seat}",
+                f"action out of turn: seat {self.seats[i]} is to act (clockwise; pre-draw left of the big "
+                "blind, after a draw left of the button)",
+                "heads_up_button_small_blind" if len(self.seats) == 2 else None,
+            )
+        return i
+
+    def verify_fold(self, seat: int | None = None) -> int:
+        return self._verify_turn(seat, "a fold")
+
+    def can_fold(self, seat: int | None = None) -> bool:
+        try:
+            self.verify_fold(seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def fold(self, seat: int | None = None) -> Folded:
+        i = self.verify_fold(seat)
+        self.live[i] = False
+        cards = self.hands[i]
+        self.hands[i] = []
+        for c in cards:
+            if c is not None:
+                self.stub.where.pop(c, None)
+        self.stub.discard(cards, self.round)
+        self.betting.on_fold(i)
+        step = Folded(self.round, self.seats[i])
+        self._record(step)
+        self._after_action()
+        return step
+
+    def verify_check(self, seat: int | None = None) -> int:
+        i = self._verify_turn(seat, "a check")
+        owed = max(self.bets) - self.bets[i]
+        if owed:
+            raise IllegalStep(f"a check by seat {self.seats[i]}", f"there is a bet to call ({owed} more chips)")
+        return i
+
+    def can_check(self, seat: int | None = None) -> bool:
+        try:
+            self.verify_check(seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def check(self, seat: int | None = None) -> Checked:
+        i = self.verify_check(seat)
+        self.betting.on_call(i, max(self.bets))
+        step = Checked(self.round, self.seats[i])
+        self._record(step)
+        self._after_action()
+        return step
+
+    def verify_call(self, seat: int | None = None) -> int:
+        i = self._verify_turn(seat, "a call")
+        if max(self.bets) <= self.bets[i]:
+            raise IllegalStep(f"a call by seat {self.seats[i]}", "there is no bet to call; check or bet")
+        return i
+
+    def can_call(self, seat: int | None = None) -> bool:
+        try:
+            self.verify_call(seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def call(self, seat: int | None = None) -> Called:
+        i = self.verify_call(seat)
+        top = max(self.bets)
+        amount = min(top - self.bets[i], self.stacks[i])
+        self.bets[i] += amount
+        self.stacks[i] -= amount
+        self.contributed[i] += amount
+        self.betting.on_call(i, top)
+        step = Called(self.round, self.seats[i], amount, self.stacks[i] == 0)
+        self._record(step)
+        self._after_action()
+        return step
+
+    def _verify_wager(self, amount: int, seat: int | None, bet: bool) -> int:
+        what = f"a {'bet' if bet else 'raise'} to {amount}"
+        i = self._verify_turn(seat, what)
+        what += f" by seat {self.seats[i]}"
+        top = max(self.bets)
+        if bet and top > 0:
+            raise IllegalStep(what, f"there is already a bet of {top} this round; raise instead")
+        if not bet and top == 0:
+            raise IllegalStep(what, "there is no bet to raise this round; bet instead")
+        collected = self._collected()
+        why = self.betting.why_no_raise(i, self.bets, self.stacks, self.live, collected)
+        if why is not None:
+            rule, option = _split_rule(why)
+            raise IllegalStep(what, rule, option)
+        low, high = self.betting.raise_bounds(i, self.bets, self.stacks, collected)
+        if amount % self.rules.chip_unit and amount != self.stacks[i] + self.bets[i]:
+            raise IllegalStep(what, f"wagers are in units of the table's smallest chip ({self.rules.chip_unit})",
+                              "chip_unit")
+        if not low <= amount <= high:
+            raise IllegalStep(what, self._size_rule(low, high, bet))
+        return i
+
+    def _size_rule(self, low: int, high: int, bet: bool) -> str:
+        betting = self.rules.betting
+        word = "bet" if bet else "raise"
+        if betting == "fixed_limit":
+            return (f"fixed limit: the {word} is to exactly {low} (small bet {self.rules.small_bet} for the first "
+                    f"two rounds, big bet {self.rules.big_bet} after; 001, 004)")
+        if betting == "pot_limit":
+            return (f"pot limit: the {word} is to {low} to {high} (at least the big blind or the previous bet or "
+                    "raise; at most the pot plus all bets plus the call; 003, 004)")
+        return (f"no limit: the {word} is to {low} to {high} (at least the big blind or the previous bet or raise; "
+                "all-in for less allowed; 004)")
+
+    def verify_bet(self, amount: int, seat: int | None = None) -> int:
+        return self._verify_wager(amount, seat, True)
+
+    def can_bet(self, amount: int, seat: int | None = None) -> bool:
+        try:
+            self.verify_bet(amount, seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def bet(self, amount: int, seat: int | None = None) -> BetTo:
+        """The first bet of a round, to a total of `amount`."""
+        i = self.verify_bet(amount, seat)
+        full = self._wager(i, amount)
+        del full
+        step = BetTo(self.round, self.seats[i], amount, self.stacks[i] == 0)
+        self._record(step)
+        self._after_action()
+        return step
+
+    def verify_raise_to(self, amount: int, seat: int | None = None) -> int:
+        return self._verify_wager(amount, seat, False)
+
+    def can_raise_to(self, amount: int, seat: int | None = None) -> bool:
+        try:
+            self.verify_raise_to(amount, seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def raise_to(self, amount: int, seat: int | None = None) -> RaisedTo:
+        """Raise to a total bet of `amount` this round (all-in for less allowed)."""
+        i = self.verify_raise_to(amount, seat)
+        full = self._wager(i, amount)
+        step = RaisedTo(self.round, self.seats[i], amount, self.stacks[i] == 0, full)
+        self._record(step)
+        self._after_action()
+        return step
+
+    def _wager(self, i: int, amount: int) -> bool:
+        top = max(self.bets)
+        delta = amount - self.bets[i]
+        self.bets[i] = amount
+        self.stacks[i] -= delta
+        self.contributed[i] += delta
+        return self.betting.on_raise(i, amount, top, self.bets, self.stacks, self.live)
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def _start_draw(self, draw: int) -> None:
+        self.phase = Phase.DRAWING
+        self.draw = draw
+        self.draw_order = [i for i in range(len(self.seats)) if self.live[i]]
+        self._declare_pos = 0
+        self.owed = [0] * len(self.seats)
+        self.burn_owed = self.rules.burn_before_draw
+        self.replaced_any = False
+
+    def _declarer_due(self) -> int | None:
+        if self._declare_pos >= len(self.draw_order):
+            return None
+        if self.rules.draw_procedure == "sequential" and any(self.owed):
+            return None
+        return self.draw_order[self._declare_pos]
+
+    def _replacement_due(self) -> int | None:
+        owed = self.owed
+        if self.rules.draw_procedure == "discard_then_replace" and self._declare_pos < len(self.draw_order):
+            return None
+        for i in self.draw_order:
+            if owed[i]:
+                return i
+        return None
+
+    def _finish_draw_if_done(self) -> None:
+        if self._declare_pos >= len(self.draw_order) and not any(self.owed):
+            self._start_betting(self.draw)
+
+    def supply(self) -> int:
+        """Cards this draw can still give: the stub and what a reshuffle would add, less the reserve."""
+        return max(0, self.stub.count + self.stub.pool_size(self.draw) - self._reserve())
+
+    def verify_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> tuple[int, int]:
+        what = "a discard" if seat is None else f"a discard by seat {seat}"
+        if self.phase is not Phase.DRAWING:
+            raise IllegalStep(f"{what} now", f"no draw is under way (phase {self.phase})")
+        i = self._declarer_due()
+        if i is None:
+            raise IllegalStep(
+                f"{what} now",
+                "every seat has declared, or the replacements of the seat before are due first",
+                "draw_procedure",
+            )
+        if seat is not None and seat != self.seats[i]:
+            self._index(seat, what)
+            raise IllegalStep(
+                what,
+                f"draw out of order: seat {self.seats[i]} declares next (clockwise from the first seat left of "
+                "the button)",
+                "draw_procedure",
+            )
+        hand = self.hands[i]
+        count = cards if isinstance(cards, int) else len(cards)
+        if not 0 <= count <= len(hand):
+            raise IllegalStep(what, f"a seat discards 0 to {len(hand)} cards, not {count}")
+        if not isinstance(cards, int):
+            unknown = hand.count(None)
+            seen: set[Card] = set()
+            for c in cards:
+                if c is None:
+                    continue
+                if c in seen:
+                    raise IllegalStep(what, f"card {c} is discarded twice")
+                seen.add(c)
+                if c not in hand:
+                    if not unknown or not self.stub.dealable(c):
+                        raise IllegalStep(what, f"card {c} is not in seat {self.seats[i]}'s hand")
+                    unknown -= 1
+        need = sum(self.owed) + count + (1 if self.burn_owed and count and not self.replaced_any else 0)
+        if count and need > self.supply():
+            raise IllegalStep(
+                what,
+                f"the stub and a reshuffle can give only {self.supply()} more cards this draw (burns and earlier "
+                "rounds' discards are reshuffled, this round's are not; 004)",
+                "last_card_dealable",
+            )
+        return i, count
+
+    def can_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> bool:
+        try:
+            self.verify_discard(seat, cards)
+        except IllegalStep:
+            return False
+        return True
+
+    def discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> Discarded:
+        """Declare a draw: a count (faces unseen) or the cards; 0 or () stands pat."""
+        i, count = self.verify_discard(seat, cards)
+        hand = self.hands[i]
+        out: list[Card | None] = []
+        if isinstance(cards, int):
+            out = [None] * count
+            if count <= hand.count(None):
+                for _ in range(count):
+                    hand.remove(None)
+            else:
+                # Which known cards went is unseen: the rest of the hand becomes unknown too.
+                for c in hand:
+                    if c is not None:
+                        self.stub.where.pop(c, None)
+                hand[:] = [None] * (len(hand) - count)
+        else:
+            for c in cards:
+                if c is not None and c in hand:
+                    hand.remove(c)
+                else:
+                    hand.remove(None)
+                out.append(c)
+        self.stub.discard(out, self.draw)
+        self.owed[i] = count
+        self._declare_pos += 1
+        step = Discarded(self.draw, self.seats[i], count, tuple(out))
+        self._record(step)
+        self._finish_draw_if_done()
+        return step
+
+    def verify_burn(self, card: Card | None = None) -> None:
+        if self.phase is not Phase.DRAWING:
+            raise IllegalStep("a burn now", f"cards are burned only in a draw (phase {self.phase})",
+                              "burn_before_draw")
+        if not self.burn_owed:
+            why = "this draw's burn card is already out" if self.rules.burn_before_draw else "no burn at this table"
+            raise IllegalStep("a burn now", why, "burn_before_draw")
+        if self.replaced_any:
+            raise IllegalStep("a burn now", "the burn comes before the first replacement", "burn_before_draw")
+        if self.stub.count <= 0:
+            raise IllegalStep("a burn now", "the stub is empty; reshuffle first (004)", "last_card_dealable")
+        self._check_card(card, f"burning {card}")
+
+    def can_burn(self, card: Card | None = None) -> bool:
+        try:
+            self.verify_burn(card)
+        except IllegalStep:
+            return False
+        return True
+
+    def burn(self, card: Card | None = None) -> Burned:
+        self.verify_burn(card)
+        got = self.stub.take(card)
+        self.stub.burn(got)
+        self.burn_owed = False
+        return self._record(Burned(self.draw, got))  # type: ignore[return-value]
+
+    def verify_reshuffle(self) -> None:
+        if self.phase is not Phase.DRAWING:
+            raise IllegalStep("a reshuffle now", f"the stub is reshuffled only in a draw (phase {self.phase})")
+        if self.stub.count > self._reserve() and not (self.burn_owed and self.stub.count == 0):
+            raise IllegalStep(
+                "a reshuffle now",
+                f"the stub still has {self.stub.count} dealable cards; reshuffle only when it cannot complete the "
+                "draw (004)",
+                "last_card_dealable",
+            )
+        if self.stub.pool_size(self.draw) == 0:
+            raise IllegalStep("a reshuffle now", "no burn cards or earlier discards to reshuffle (004)")
+
+    def can_reshuffle(self) -> bool:
+        try:
+            self.verify_reshuffle()
+        except IllegalStep:
+            return False
+        return True
+
+    def reshuffle(self) -> Reshuffled:
+        """Burns and earlier rounds' discards and folded hands become the new stub (004)."""
+        self.verify_reshuffle()
+        last = self.stub.count > 0
+        count = self.stub.reshuffle(self.draw)
+        return self._record(Reshuffled(self.draw, count, last))  # type: ignore[return-value]
+
+    def verify_replace(self, seat: int | None = None, card: Card | None = None) -> int:
+        what = "a replacement card" + ("" if seat is None else f" to seat {seat}")
+        if self.phase is not Phase.DRAWING:
+            raise IllegalStep(f"{what} now", f"no draw is under way (phase {self.phase})")
+        i = self._replacement_due()
+        if i is None:
+            if self.rules.draw_procedure == "discard_then_replace" and any(self.owed):
+                raise IllegalStep(f"{what} now", "every seat declares before the dealer replaces (004)",
+                                  "draw_procedure")
+            raise IllegalStep(f"{what} now", "no seat is owed a replacement now", "draw_procedure")
+        if seat is not None and seat != self.seats[i]:
+            self._index(seat, what)
+            raise IllegalStep(
+                what,
+                f"replacements out of order: seat {self.seats[i]} is owed {self.owed[i]} first (clockwise from "
+                "the button)",
+                "draw_procedure",
+            )
+        if self.burn_owed:
+            raise IllegalStep(what, "one card is burned before the draw's first replacement (003)",
+                              "burn_before_draw")
+        if self.stub.count <= self._reserve():
+            raise IllegalStep(what, "the stub cannot give this card; reshuffle first (004)", "last_card_dealable")
+        if card is not None and self.stub.where.get(card) == USED:
+            raise IllegalStep(what, f"card {card} was already used this hand; a discard never comes back in the "
+                              "same draw round, and earlier ones only through a reshuffle (004)")
+        self._check_card(card, what)
+        return i
+
+    def can_replace(self, seat: int | None = None, card: Card | None = None) -> bool:
+        try:
+            self.verify_replace(seat, card)
+        except IllegalStep:
+            return False
+        return True
+
+    def replace(self, seat: int | None = None, card: Card | None = None) -> Replaced:
+        """Give the seat due one replacement card (None: face down, or the top card of a known stub)."""
+        i = self.verify_replace(seat, card)
+        got = self.stub.take(card)
+        if got is not None:
+            self.stub.where[got] = i
+        self.hands[i].append(got)
+        self.owed[i] -= 1
+        self.replaced_any = True
+        step = Replaced(self.draw, self.seats[i], got)
+        self._record(step)
+        self._finish_draw_if_done()
+        return step
+
+    # -- showdown ----------------------------------------------------------------------------------
+
+    def _start_showdown(self) -> None:
+        self.phase = Phase.SHOWDOWN
+        n = len(self.seats)
+        first = self.betting.last_aggressor if self.betting.round == self.rules.draws else None
+        if first is None or not self.live[first]:
+            first = 0
+        self._show_order = [j for j in ((first + k) % n for k in range(n)) if self.live[j]]
+        self._shown = {}
+
+    def _verify_shower(self, seat: int | None, what: str) -> int:
+        if self.phase is not Phase.SHOWDOWN or not self._show_order:
+            raise IllegalStep(f"{what} now", f"no showdown is under way (phase {self.phase})")
+        i = self._show_order[0]
+        if seat is not None and seat != self.seats[i]:
+            self._index(seat, what)
+            raise IllegalStep(
+                f"{what} by seat {seat}",
+                f"show out of order: seat {self.seats[i]} shows first (the last aggressor of the final round, "
+                "else the first seat left of the button; then clockwise; 001, 004)",
+            )
+        return i
+
+    def verify_show(self, seat: int | None, cards: Sequence[Card]) -> int:
+        i = self._verify_shower(seat, "a show")
+        what = f"seat {self.seats[i]} showing"
+        size = self.rules.hand_size
+        if len(cards) != size or len(set(cards)) != size:
+            raise IllegalStep(what, f"a {self.rules.game} hand is {size} different cards, not {len(cards)}")
+        hand = self.hands[i]
+        known = [c for c in hand if c is not None]
+        for c in known:
+            if c not in cards:
+                raise IllegalStep(what, f"card {c} was dealt to this seat and is not among the cards shown")
+        for c in cards:
+            if c not in known and not self.stub.dealable(c):
+                w = self.stub.where.get(c)
+                place = f"seat {self.seats[w]}'s hand" if w is not None and w >= 0 else "the muck or the stub"
+                raise IllegalStep(what, f"card {c} is in {place}; a card can be in one place only")
+        return i
+
+    def can_show(self, seat: int | None, cards: Sequence[Card]) -> bool:
+        try:
+            self.verify_show(seat, cards)
+        except IllegalStep:
+            return False
+        return True
+
+    def show(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> Shown:
+        """Turn a hand face up (cards speak); with a known deck `cards` may be left out."""
+        if cards is None:
+            i0 = self._verify_shower(seat, "a show")
+            known = [c for c in self.hands[i0] if c is not None]
+            if len(known) != self.rules.hand_size:
+                raise IllegalStep(f"seat {self.seats[i0]} showing", "the cards shown must be given")
+            cards = known
+        i = self.verify_show(seat, cards)
+        shown = tuple(cards)
+        for c in self.hands[i]:
+            if c is not None:
+                self.stub.where.pop(c, None)
+        for c in shown:
+            self.stub.where[c] = i
+        self.hands[i] = list(shown)
+        self._shown[i] = shown
+        del self._show_order[0]
+        step = Shown(self.seats[i], shown)
+        self._record(step)
+        self._after_show()
+        return step
+
+    def verify_muck(self, seat: int | None = None) -> int:
+        i = self._verify_shower(seat, "a muck")
+        if not self._shown and len(self._show_order) == 1:
+            raise IllegalStep(f"a muck by seat {self.seats[i]}", "the last hand in wins the pot; nothing to muck to")
+        return i
+
+    def can_muck(self, seat: int | None = None) -> bool:
+        try:
+            self.verify_muck(seat)
+        except IllegalStep:
+            return False
+        return True
+
+    def muck(self, seat: int | None = None) -> Mucked:
+        i = self.verify_muck(seat)
+        self.live[i] = False
+        cards = self.hands[i]
+        self.hands[i] = []
+        for c in cards:
+            if c is not None:
+                self.stub.where.pop(c, None)
+        self.stub.discard(cards, self.draw + 1)
+        del self._show_order[0]
+        step = Mucked(self.seats[i])
+        self._record(step)
+        self._after_show()
+        return step
+
+    def _after_show(self) -> None:
+        if not self._show_order or (not self._shown and len(self._show_order) == 1):
+            self.phase = Phase.AWARDING
+
+    # -- award -------------------------------------------------------------------------------------
+
+    def verify_award(self) -> None:
+        if self.phase is not Phase.AWARDING:
+            raise IllegalStep("an award now", f"pots are awarded after the showdown (phase {self.phase})")
+
+    def can_award(self) -> bool:
+        return self.phase is Phase.AWARDING
+
+    def award(self) -> Awarded:
+        """Award every pot (award_pots); uncontested when one seat is left: it wins without showing."""
+        self.verify_award()
+        contributions = self.contributions()
+        rules = self.rules
+        contenders = [i for i in range(len(self.seats)) if self.live[i]]
+        uncontested = len(contenders) == 1 and contenders[0] not in self._shown
+        if uncontested:
+            result = _uncontested(self.seats[contenders[0]], contributions)
+        else:
+            hands: dict[int, Sequence[Card] | None] = {
+                s: (self._shown.get(i) if self.live[i] else None) for i, s in enumerate(self.seats)
+            }
+            result = award_pots(
+                game=rules.game,
+                contributions=contributions,
+                hands=hands,
+                button=self.button,
+                seat_order=sorted(self.seats),
+                chip_unit=rules.chip_unit,
+                odd_chip_rule=rules.odd_chip_rule,
+            )
+        for seat, amount in result.totals.items():
+            self.stacks[self.index_of[seat]] += amount
+        self.phase = Phase.DONE
+        return self._record(Awarded(result, uncontested))  # type: ignore[return-value]
+
+
+def _uncontested(winner: int, contributions: Mapping[int, int]) -> Award:
+    """Every pot to the one seat left in: it wins without showing (HOUSE_RULES "Betting")."""
+    pots, returned = build_pots(contributions, [winner])
+    awards: list[PotAward] = []
+    for index, pot in enumerate(pots):
+        name = pot_name(index)
+        reason = "every other seat folded; wins without showing"
+        share = Share(winner, pot.amount, "whole", None, 0, reason)
+        sentence = f"Seat {winner} wins the {name}, {pot.amount} chips, uncontested: every other seat folded."
+        awards.append(PotAward(index, name, pot.amount, pot.eligible, (share,), (sentence,)))
+    totals = {seat: returned.get(seat, 0) for seat in contributions}
+    totals[winner] = totals.get(winner, 0) + sum(p.amount for p in pots)
+    return Award(tuple(awards), dict(returned), totals)

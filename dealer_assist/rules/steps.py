@@ -1,0 +1,161 @@
+"""Step records of a hand (what happened, frozen, PokerKit style) and the IllegalStep error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from dealer_assist.cards import Card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.awards import Award
+
+Forced = Literal["ante", "small blind", "big blind"]
+
+
+class IllegalStep(DealerAssistError):
+    """A step the rules do not allow now; the message names the rule and the house option behind it."""
+
+    def __init__(self, what: str, rule: str, option: str | None = None) -> None:
+        self.what = what
+        self.rule = rule
+        self.option = option
+        text = f"{what}: {rule}"
+        if option:
+            text += f" (house option {option})"
+        super().__init__(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Base of every step record; `kind` names the step."""
+
+    kind: ClassVar[str] = "step"
+
+
+@dataclass(frozen=True, slots=True)
+class Posted(Step):
+    """A forced bet: ante or blind (amount may be short when the stack is)."""
+
+    kind: ClassVar[str] = "post"
+    seat: int
+    blind: Forced
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Step):
+    """One card of the initial deal; `card` is None when it went face down unseen."""
+
+    kind: ClassVar[str] = "deal"
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Burned(Step):
+    """The burn card before a draw round's replacements."""
+
+    kind: ClassVar[str] = "burn"
+    draw: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Folded(Step):
+    kind: ClassVar[str] = "fold"
+    round: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Step):
+    kind: ClassVar[str] = "check"
+    round: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Called(Step):
+    """A call of `amount` more chips (less than the bet when all-in)."""
+
+    kind: ClassVar[str] = "call"
+    round: int
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BetTo(Step):
+    """The first bet of a round; `amount` is the seat's total bet in the round."""
+
+    kind: ClassVar[str] = "bet"
+    round: int
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RaisedTo(Step):
+    """A raise; `amount` is the seat's total bet in the round; `full` is False for a short all-in."""
+
+    kind: ClassVar[str] = "raise"
+    round: int
+    seat: int
+    amount: int
+    all_in: bool
+    full: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Step):
+    """A seat's declaration in a draw: `count` cards out (0 = stands pat); faces if seen."""
+
+    kind: ClassVar[str] = "discard"
+    draw: int
+    seat: int
+    count: int
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced(Step):
+    """One replacement card given to a seat in a draw."""
+
+    kind: ClassVar[str] = "replace"
+    draw: int
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Step):
+    """Burns and earlier rounds' discards and folded hands shuffled into a new stub (seed 004)."""
+
+    kind: ClassVar[str] = "reshuffle"
+    draw: int
+    count: int
+    last_card_included: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(Step):
+    kind: ClassVar[str] = "show"
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Mucked(Step):
+    kind: ClassVar[str] = "muck"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Awarded(Step):
+    """The pots were awarded; `uncontested` when every other seat folded or mucked."""
+
+    kind: ClassVar[str] = "award"
+    award: Award
+    uncontested: bool
