@@ -1,0 +1,307 @@
+"""The main window: a mode switcher (Live, Review, Training, Calibration), settings, and the run() entry."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_assist.app import theme
+from dealer_assist.app.models import demo
+from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
+from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.settings import (
+    MODES,
+    PRESETS,
+    SOURCE_KINDS,
+    Settings,
+    data_dir,
+    default_settings_path,
+    load_settings,
+    save_settings,
+)
+from dealer_assist.app.models.table import TableModel
+from dealer_assist.app.views.live import LiveView
+from dealer_assist.app.views.placeholder import ModeContainer, calibration_view, review_view
+from dealer_assist.app.views.training import TrainingView
+
+MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
+
+
+class SettingsDialog(QDialog):
+    """Table profile, source, house rules preset, stakes, supervisor PIN, trainee."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        form = QFormLayout()
+        self.table_profile = QLineEdit(settings.table_profile)
+        self.source_kind = QComboBox()
+        self.source_kind.addItems(list(SOURCE_KINDS))
+        self.source_kind.setCurrentText(settings.source_kind)
+        self.source = QLineEdit(settings.source)
+        self.source.setPlaceholderText("camera index, stream URL or video file")
+        self.preset = QComboBox()
+        self.preset.addItems(list(PRESETS))
+        self.preset.setCurrentText(settings.house_preset)
+        self.small_blind = QSpinBox()
+        self.small_blind.setRange(1, 1_000_000)
+        self.small_blind.setValue(settings.small_blind)
+        self.big_blind = QSpinBox()
+        self.big_blind.setRange(1, 1_000_000)
+        self.big_blind.setValue(settings.big_blind)
+        self.pin = QLineEdit(settings.supervisor_pin)
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.trainee = QLineEdit(settings.trainee)
+        form.addRow("Table profile", self.table_profile)
+        form.addRow("Source", self.source_kind)
+        form.addRow("Camera / URL / file", self.source)
+        form.addRow("House rules", self.preset)
+        form.addRow("Small blind", self.small_blind)
+        form.addRow("Big blind", self.big_blind)
+        form.addRow("Supervisor PIN", self.pin)
+        form.addRow("Trainee", self.trainee)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        self.error = QLabel("")
+        self.error.setStyleSheet(f"color: {theme.RED};")
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.try_accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def value(self) -> Settings:
+        return replace(
+            self.settings,
+            table_profile=self.table_profile.text().strip() or self.settings.table_profile,
+            source_kind=self.source_kind.currentText(),
+            source=self.source.text().strip(),
+            house_preset=self.preset.currentText(),
+            small_blind=self.small_blind.value(),
+            big_blind=self.big_blind.value(),
+            supervisor_pin=self.pin.text().strip(),
+            trainee=self.trainee.text().strip() or "trainee",
+        )
+
+    def try_accept(self) -> None:
+        value = self.value()
+        if value.small_blind > value.big_blind:
+            self.error.setText("The small blind cannot be larger than the big blind.")
+            return
+        if not (value.supervisor_pin.isdigit() and 4 <= len(value.supervisor_pin) <= 8):
+            self.error.setText("The supervisor PIN must be 4 to 8 digits.")
+            return
+        self.settings = value
+        self.accept()
+
+
+class MainWindow(QMainWindow):
+    """Mode buttons across the top (Ctrl+1..4), the mode's view below, a status line at the bottom."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        settings_path: Path | None = None,
+        data_path: Path | None = None,
+        notice: str | None = None,
+        start_capture: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings_path = settings_path or default_settings_path()
+        self.settings = settings or Settings()
+        self.data_path = data_path or data_dir()
+        self.setWindowTitle("Dealer Assist")
+        self.resize(1600, 1000)
+
+        central = QWidget()
+        root = QVBoxLayout(central)
+        root.setContentsMargins(12, 10, 12, 6)
+        root.setSpacing(8)
+        bar = QHBoxLayout()
+        brand = QLabel("Dealer Assist")
+        brand.setObjectName("title")
+        bar.addWidget(brand)
+        bar.addSpacing(24)
+        self.mode_group = QButtonGroup(self)
+        self.mode_group.setExclusive(True)
+        self.mode_buttons: dict[str, QPushButton] = {}
+        for i, mode in enumerate(MODES):
+            button = QPushButton(f"{MODE_TITLES[mode]}")
+            button.setObjectName("mode")
+            button.setCheckable(True)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setToolTip(f"{MODE_TITLES[mode]} mode (Ctrl+{i + 1})")
+            button.clicked.connect(lambda _c=False, m=mode: self.set_mode(m))
+            self.mode_group.addButton(button)
+            self.mode_buttons[mode] = button
+            bar.addWidget(button)
+            QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self, lambda m=mode: self.set_mode(m))
+        bar.addStretch(1)
+        self.table_label = QLabel()
+        self.table_label.setObjectName("muted")
+        bar.addWidget(self.table_label)
+        settings_button = QPushButton("Settings")
+        settings_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        settings_button.clicked.connect(self.edit_settings)
+        bar.addWidget(settings_button)
+        root.addLayout(bar)
+
+        self.notice = QLabel("")
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        root.addWidget(self.notice)
+
+        self.stack = QStackedWidget()
+        root.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.slot = LatestFrame()
+        self.capture: CaptureThread | None = None
+        self.table = TableModel("badacey" if self.settings.house_preset.startswith("badacey") else "badugi")
+        self.flags = FlagListModel(self.settings.supervisor_pin)
+        self.live = LiveView(self.table, self.flags, self.slot)
+        self.review: ModeContainer = review_view()
+        self.training = TrainingView(self.data_path, self.settings.trainee)
+        self.calibration: ModeContainer = calibration_view()
+        self.views: dict[str, QWidget] = {
+            "live": self.live, "review": self.review, "training": self.training, "calibration": self.calibration,
+        }
+        for mode in MODES:
+            self.stack.addWidget(self.views[mode])
+        self.load_demo_table()
+        self._refresh_summary()
+        self.set_mode(self.settings.mode if self.settings.mode in MODES else "live")
+        if notice:
+            self.show_notice(notice)
+        if start_capture:
+            self.start_capture()
+
+    # --- modes -------------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        return next(m for m, v in self.views.items() if v is self.stack.currentWidget())
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in self.views:
+            raise ValueError(f"unknown mode {mode!r}; one of {', '.join(MODES)}")
+        self.stack.setCurrentWidget(self.views[mode])
+        self.mode_buttons[mode].setChecked(True)
+        self.settings = replace(self.settings, mode=mode)
+        if mode == "live":
+            self.live.pad.setFocus()
+        self.statusBar().showMessage(f"{MODE_TITLES[mode]} mode")
+
+    # --- content -----------------------------------------------------------------------------
+    def load_demo_table(self) -> None:
+        """The sample table until the referee or the demo drives the live view."""
+        self.table.set_seats(demo.sample_seats(), game="badugi", button=3)
+        self.table.set_prompt(demo.sample_prompt())
+        self.flags.clear()
+        for flag in reversed(demo.sample_flags()):
+            self.flags.add(flag)
+        self.live.showdown.set_award(demo.sample_award())
+
+    def start_capture(self) -> None:
+        if self.settings.source_kind != "simulated" or self.capture is not None:
+            if self.settings.source_kind != "simulated":
+                self.live.video.message = f"Source {self.settings.source_kind} {self.settings.source!r}: not connected"
+            return
+        self.capture = CaptureThread(SyntheticSource(960, 540, 30.0), self.slot)
+        self.capture.start()
+        self.live.video.message = "Connecting to the simulated table…"
+
+    def stop_capture(self) -> None:
+        if self.capture is not None:
+            self.capture.stop()
+            self.capture.join(timeout=2)
+            self.capture = None
+
+    # --- settings ----------------------------------------------------------------------------
+    def _refresh_summary(self) -> None:
+        s = self.settings
+        self.table_label.setText(f"{s.table_profile} · {s.house_preset} · {s.stakes}")
+
+    def show_notice(self, text: str | None) -> None:
+        if text:
+            self.notice.setText(text)
+            self.notice.show()
+        else:
+            self.notice.hide()
+
+    def edit_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.apply_settings(dialog.settings)
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = replace(settings, mode=self.mode)
+        self.flags.set_pin(settings.supervisor_pin)
+        self._refresh_summary()
+        self.save()
+
+    def save(self) -> None:
+        try:
+            save_settings(self.settings, self.settings_path)
+        except OSError as exc:
+            self.show_notice(f"Could not save settings to {self.settings_path}: {exc}")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.stop_capture()
+        self.settings = replace(self.settings, trainee=self.training.trainee.text().strip() or self.settings.trainee)
+        self.save()
+        super().closeEvent(event)
+
+
+def run(
+    mode: str | None = None,
+    settings_path: Path | None = None,
+    screenshot: Path | None = None,
+    quit_after_ms: int | None = None,
+    argv: list[str] | None = None,
+) -> int:
+    """Open the main window; with `screenshot`, save a grab of it once shown (then quit if asked)."""
+    started = time.perf_counter()
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    assert isinstance(app, QApplication)
+    settings_path = settings_path or default_settings_path()
+    settings, notice = load_settings(settings_path)
+    if mode is not None:
+        settings = replace(settings, mode=mode)
+    theme.apply_theme(app, settings.font_scale)
+    window = MainWindow(settings, settings_path, notice=notice)
+    window.show()
+    shown_s = time.perf_counter() - started
+    window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")
+    if screenshot is not None:
+        def grab() -> None:
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
+            window.grab().save(str(screenshot))
+
+        QTimer.singleShot(max(200, (quit_after_ms or 1000) - 100), grab)
+    if quit_after_ms is not None:
+        QTimer.singleShot(quit_after_ms, window.close)
+    return int(app.exec())

@@ -1,0 +1,152 @@
+"""Capture off the GUI thread with a slot of one: the view polls the latest frame, stale frames drop.
+
+`CaptureThread` reads any `FrameSource` at its own pace; `LatestFrame` keeps only the newest frame.
+A source that fails is reopened after a pause (the `status` says so, for the window's banner), so
+a camera that disconnects never crashes the app. `SyntheticSource` makes frames from numpy only,
+for the demo, the benchmarks and tests.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from dealer_assist.vision.frames import Frame, FrameSource, SourceError
+
+
+class LatestFrame:
+    """A thread-safe slot holding the newest frame; `take_new` gives it once, then None until replaced."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._frame: Frame | None = None
+        self._fresh = False
+        self.dropped = 0
+        self.delivered = 0
+
+    def put(self, frame: Frame) -> None:
+        with self._lock:
+            if self._fresh:
+                self.dropped += 1
+            self._frame = frame
+            self._fresh = True
+
+    def take_new(self) -> Frame | None:
+        with self._lock:
+            if not self._fresh:
+                return None
+            self._fresh = False
+            self.delivered += 1
+            return self._frame
+
+    def peek(self) -> Frame | None:
+        with self._lock:
+            return self._frame
+
+
+class SyntheticSource:
+    """An endless felt-green frame with a moving card-sized block; `fps` paces the capture thread."""
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0, frames: int | None = None) -> None:
+        self.width, self.height, self._fps, self.limit = width, height, fps, frames
+        self._index = 0
+        self._base = np.empty((height, width, 3), np.uint8)
+        self._base[:] = (40, 90, 30)  # BGR felt
+        yy, xx = np.mgrid[0:height, 0:width]
+        cy, cx = height / 2, width / 2
+        ellipse = ((xx - cx) / (width * 0.46)) ** 2 + ((yy - cy) / (height * 0.44)) ** 2
+        self._base[(ellipse > 0.97) & (ellipse < 1.0)] = (30, 160, 220)  # rail line
+
+    @property
+    def name(self) -> str:
+        return "simulated table"
+
+    @property
+    def fps(self) -> float:
+        return self._fps
+
+    def read(self) -> Frame | None:
+        if self.limit is not None and self._index >= self.limit:
+            return None
+        image = self._base.copy()
+        x = int((self._index * 9) % (self.width - 60))
+        y = int(self.height / 2 + np.sin(self._index / 15) * self.height / 4)
+        image[y : y + 84, x : x + 60] = (245, 245, 245)
+        frame = Frame(image, self._index / self._fps, self._index)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class CaptureThread(threading.Thread):
+    """Reads frames into a LatestFrame; reopens a failed source with `reopen` after `retry_s`."""
+
+    def __init__(
+        self,
+        source: FrameSource,
+        slot: LatestFrame,
+        reopen: Callable[[], FrameSource] | None = None,
+        retry_s: float = 1.0,
+        pace: bool = True,
+    ) -> None:
+        super().__init__(name="capture", daemon=True)
+        self.source = source
+        self.slot = slot
+        self.reopen = reopen
+        self.retry_s = retry_s
+        self.pace = pace
+        self._halt = threading.Event()
+        self.status = "running"
+        self.error: str | None = None
+        self.frames = 0
+
+    def stop(self) -> None:
+        self._halt.set()
+
+    def run(self) -> None:
+        period = 1.0 / self.source.fps if self.source.fps > 0 else 0.0
+        next_at = time.perf_counter()
+        while not self._halt.is_set():
+            try:
+                frame = self.source.read()
+            except (SourceError, OSError) as exc:
+                self.error = f"{self.source.name}: {exc}"
+                if not self._reconnect():
+                    return
+                continue
+            if frame is None:
+                self.status = "ended"
+                return
+            self.slot.put(frame)
+            self.frames += 1
+            if self.pace and period:
+                next_at += period
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    self._halt.wait(delay)
+                else:
+                    next_at = time.perf_counter()
+        self.source.close()
+        self.status = "stopped"
+
+    def _reconnect(self) -> bool:
+        if self.reopen is None:
+            self.status = "failed"
+            return False
+        while not self._halt.is_set():
+            self.status = "reconnecting"
+            self._halt.wait(self.retry_s)
+            try:
+                self.source = self.reopen()
+            except (SourceError, OSError) as exc:
+                self.error = f"reconnect failed: {exc}"
+                continue
+            self.status = "running"
+            self.error = None
+            return True
+        return False

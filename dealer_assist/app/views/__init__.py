@@ -1,0 +1,1 @@
+"""The four modes' views: live, review, training, calibration."""

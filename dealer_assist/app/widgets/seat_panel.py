@@ -1,0 +1,173 @@
+"""A panel per seat: number and player, stack, cards (faces when shown, with the hand's name), status, draws."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from dealer_assist.app import theme
+from dealer_assist.app.models.table import Game, SeatState, draws_text, hand_names
+from dealer_assist.cards import Card
+
+STATUS_STYLE = {
+    "in": (theme.ACCENT, "IN"),
+    "folded": ("#6b7a70", "FOLDED"),
+    "all-in": (theme.GOLD, "ALL-IN"),
+    "out": ("#6b7a70", "OUT"),
+}
+
+
+class CardLabel(QLabel):
+    """One card: its face in a four-colour deck, or a back when face down."""
+
+    def __init__(self, card: Card | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.card = card
+        self.setFixedSize(46, 64)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        if card is None:
+            self.setText("")
+            self.setToolTip("face down")
+            self.setStyleSheet(
+                "background: qlineargradient(x1:0,y1:0,x2:1,y2:1, stop:0 #7a1f2b, stop:1 #4d1119);"
+                " border: 2px solid #e8e0d0; border-radius: 6px;"
+            )
+        else:
+            colour = theme.SUIT_COLOURS[card.suit.value]
+            self.setText(f"{card.rank.symbol}{card.suit.symbol}")
+            self.setToolTip(str(card))
+            self.setStyleSheet(
+                f"background: {theme.CARD_BG}; color: {colour}; border: 1px solid #9a9a90; border-radius: 6px;"
+                " font-size: 17pt; font-weight: 800;"
+            )
+
+
+class SeatPanel(QFrame):
+    """Shows one SeatState; `to_act` highlights the seat whose turn it is."""
+
+    def __init__(
+        self, state: SeatState, game: Game = "badugi", parent: QWidget | None = None, show_names: bool = True
+    ) -> None:
+        super().__init__(parent)
+        self.show_names = show_names
+        self.setObjectName("panel")
+        self.setMinimumWidth(250)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(12, 10, 12, 10)
+        outer.setSpacing(6)
+        head = QHBoxLayout()
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.status = QLabel()
+        self.status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.status)
+        outer.addLayout(head)
+        self.player = QLabel()
+        self.player.setStyleSheet("font-weight: 700;")
+        outer.addWidget(self.player)
+        self.stack = QLabel()
+        outer.addWidget(self.stack)
+        self.cards_row = QHBoxLayout()
+        self.cards_row.setSpacing(4)
+        self.cards_box = QWidget()
+        self.cards_box.setObjectName("clear")
+        self.cards_box.setLayout(self.cards_row)
+        self.cards_row.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.cards_box)
+        self.hand = QLabel()
+        self.hand.setWordWrap(True)
+        outer.addWidget(self.hand)
+        self.draws = QLabel()
+        self.draws.setObjectName("muted")
+        outer.addWidget(self.draws)
+        self.to_act = False
+        self.game: Game = game
+        self.state = state
+        self.set_state(state, game)
+
+    def set_state(self, state: SeatState, game: Game | None = None, to_act: bool | None = None) -> None:
+        self.state = state
+        if game is not None:
+            self.game = game
+        if to_act is not None:
+            self.to_act = to_act
+        self.title.setText(f"Seat {state.seat}")
+        self.player.setText(state.label)
+        self.player.setVisible(bool(state.label))
+        colour, word = STATUS_STYLE[state.status]
+        if self.to_act and state.status == "in":
+            colour, word = theme.ACCENT, "TO ACT"
+        fg = "#06140c" if word in ("TO ACT", "ALL-IN") else theme.TEXT
+        self.status.setText(word)
+        self.status.setStyleSheet(
+            f"background: {colour}; color: {fg}; border-radius: 8px; padding: 3px 10px; font-weight: 800;"
+        )
+        committed = f"   ·   in pot {state.committed:,}" if state.committed else ""
+        self.stack.setText(f"Stack {state.stack:,}{committed}")
+        while self.cards_row.count():
+            item = self.cards_row.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for card in state.cards:
+            self.cards_row.addWidget(CardLabel(card))
+        count = len(state.cards)
+        self.cards_row.addStretch(1)
+        names = hand_names(self.game, state.cards) if self.show_names else ()
+        if names:
+            self.hand.setText(" · ".join(names))
+            self.hand.setStyleSheet(f"color: {theme.GOLD}; font-weight: 700;")
+        else:
+            self.hand.setText(f"{count} card{'s' if count != 1 else ''}" if count else "no cards")
+            self.hand.setStyleSheet(f"color: {theme.MUTED};")
+        self.draws.setText(draws_text(state.draws))
+        border = theme.ACCENT if self.to_act and state.status == "in" else theme.BORDER
+        width = 3 if self.to_act else 1
+        self.setStyleSheet(f"QFrame#panel {{ border: {width}px solid {border}; }}")
+        self.setEnabled(True)
+
+
+class SeatsGrid(QWidget):
+    """Every seat of a TableModel in a grid, kept current through the model's signals."""
+
+    def __init__(self, model: object, columns: int = 3, parent: QWidget | None = None) -> None:
+        from PySide6.QtWidgets import QGridLayout
+
+        from dealer_assist.app.models.table import TableModel
+
+        super().__init__(parent)
+        assert isinstance(model, TableModel)
+        self.model = model
+        self.columns = columns
+        self.grid = QGridLayout(self)
+        self.grid.setSpacing(10)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.panels: dict[int, SeatPanel] = {}
+        model.seats_changed.connect(self._on_seats)
+        model.prompt_changed.connect(lambda _p: self._refresh_all())
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        for panel in self.panels.values():
+            panel.setParent(None)
+            panel.deleteLater()
+        self.panels = {}
+        for i, state in enumerate(self.model.seats):
+            panel = SeatPanel(state, self.model.game)
+            self.panels[state.seat] = panel
+            self.grid.addWidget(panel, i // self.columns, i % self.columns)
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        actor = self.model.prompt.actor
+        for number, panel in self.panels.items():
+            panel.set_state(self.model.seat(number), self.model.game, to_act=number == actor)
+
+    def _on_seats(self, numbers: tuple[int, ...]) -> None:
+        if set(self.panels) != {s.seat for s in self.model.seats}:
+            self._rebuild()
+            return
+        actor = self.model.prompt.actor
+        for number in numbers:
+            self.panels[number].set_state(self.model.seat(number), self.model.game, to_act=number == actor)

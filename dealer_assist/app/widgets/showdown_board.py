@@ -1,0 +1,71 @@
+"""The showdown board: each pot, its winners, split amounts, the odd chip and its rule, in words."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from dealer_assist.app import theme
+from dealer_assist.app.models.showdown import board
+from dealer_assist.rules.awards import Award, chips
+
+
+class ShowdownBoard(QScrollArea):
+    """Shows an Award; `set_award(None)` clears it. `text()` is what the board reads out."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.inner = QWidget()
+        self.layout_ = QVBoxLayout(self.inner)
+        self.layout_.setContentsMargins(4, 4, 4, 4)
+        self.layout_.setSpacing(10)
+        self.setWidget(self.inner)
+        self._labels: list[QLabel] = []
+        self.set_award(None)
+
+    def _clear(self) -> None:
+        while self.layout_.count():
+            item = self.layout_.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+        self._labels = []
+
+    def _label(self, text: str, style: str = "", parent_layout: QVBoxLayout | None = None) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        if style:
+            label.setStyleSheet(style)
+        (parent_layout or self.layout_).addWidget(label)
+        self._labels.append(label)
+        return label
+
+    def set_award(self, award: Award | None) -> None:
+        self._clear()
+        if award is None:
+            self._label("Showdown: no award yet", f"color: {theme.MUTED};")
+            self.layout_.addStretch(1)
+            return
+        pots, closing = board(award)
+        for pot in pots:
+            frame = QFrame()
+            frame.setObjectName("panel")
+            box = QVBoxLayout(frame)
+            box.setContentsMargins(14, 10, 14, 12)
+            self._label(pot.title, f"color: {theme.GOLD}; font-weight: 800; font-size: 17pt;", box)
+            for line in pot.lines:
+                part = f" · {line.portion}" if line.portion else ""
+                text = f"Seat {line.seat}{part}: {chips(line.amount)} — {line.hand}"
+                self._label(text, "font-weight: 700; font-size: 17pt;", box)
+                if line.odd_chip:
+                    self._label(f"   {line.odd_chip}", f"color: {theme.GOLD};", box)
+            for sentence in pot.sentences:
+                self._label(sentence, f"color: {theme.MUTED};", box)
+            self.layout_.addWidget(frame)
+        for closing_line in closing:
+            self._label(closing_line, "font-weight: 700;")
+        self.layout_.addStretch(1)
+
+    def text(self) -> str:
+        return "\n".join(label.text() for label in self._labels)
