@@ -1,0 +1,159 @@
+"""The hash chain: canonical row content, row hashes, and the chain-head anchor file.
+
+Every appended row of every record table carries `seq` (one sequence across all tables), `prev`
+(the hash of the row with `seq - 1`) and `hash = SHA-256(prev + canonical JSON of the row)`.
+Storing `prev` lets `verify` check each row on its own (an edited row fails its own hash) and each
+link on its own (a deleted or rewritten row breaks the link of the row after it), so a report
+names the row that was touched instead of "everything after seq N".
+
+The chain is keyless: anyone who can write the database, knows this code and also rewrites the
+anchor file can forge a consistent history. The anchor (below) catches deleted or added rows at
+the end of the log; recording the printed head (`log verify` shows it) somewhere else, such as the
+shift report, lets a later `log verify --head SEQ:HASH` prove that nothing up to it was rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import DealerAssistError
+
+GENESIS = "0" * 64
+CHAIN_COLUMNS = ("seq", "prev", "hash")
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no spaces: the same content always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def row_content(table: str, row: dict[str, Any]) -> str:
+    """The canonical text a row's hash covers: table name and every non-NULL column but `hash`.
+
+    NULL columns are left out so that a later migration may add a nullable column without
+    changing the hash of rows written before it.
+    """
+    content = {k: v for k, v in row.items() if v is not None and k != "hash"}
+    content["@table"] = table
+    return canonical_json(content)
+
+
+def row_hash(prev: str, table: str, row: dict[str, Any]) -> str:
+    """SHA-256 (hex) of the previous hash followed by the row's canonical content."""
+    return hashlib.sha256((prev + row_content(table, row)).encode()).hexdigest()
+
+
+def normalise(value: Any, sql_type: str) -> Any:
+    """Coerce a value to what a STRICT column of `sql_type` gives back, so hashes match on re-read."""
+    if value is None:
+        return None
+    if sql_type == "REAL":
+        number = float(value)
+        if not math.isfinite(number):
+            raise DealerAssistError(f"a time or amount must be a finite number, got {value!r}")
+        return number
+    if sql_type == "INTEGER":
+        if isinstance(value, float) and not value.is_integer():
+            raise DealerAssistError(f"expected a whole number, got {value!r}")
+        return int(value)
+    if sql_type == "TEXT":
+        return str(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ChainHead:
+    """A point in the chain: the last row's sequence number and hash (seq 0 is the empty log)."""
+
+    seq: int
+    hash: str
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+    @classmethod
+    def parse(cls, text: str) -> ChainHead:
+        """Read "SEQ:HASH" as printed by `log verify`."""
+        seq, sep, digest = text.strip().partition(":")
+        if not sep or not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise DealerAssistError(f"bad chain head {text!r}; expected SEQ:HASH as printed by `log verify`")
+        return cls(int(seq), digest)
+
+
+EMPTY_HEAD = ChainHead(0, GENESIS)
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """What the anchor file says: the last transaction moved the chain from `before` to `after`."""
+
+    before: ChainHead
+    after: ChainHead
+
+
+_MAGIC = "dealer-assist-chain-head v1"
+# Fixed width, so each rewrite is one pwrite of the same length over the old text.
+_LINE = "{magic} {b_seq:020d} {b_hash} {a_seq:020d} {a_hash}\n"
+_LINE_BYTES = len(_MAGIC) + 1 + 20 + 1 + 64 + 1 + 20 + 1 + 64 + 1
+
+
+def anchor_path(db_path: Path) -> Path:
+    """The anchor file lives beside the database: `hands.sqlite` -> `hands.sqlite.head`."""
+    return db_path.with_name(db_path.name + ".head")
+
+
+def encode_anchor(anchor: Anchor) -> bytes:
+    """The fixed-width line written to the anchor file."""
+    text = _LINE.format(magic=_MAGIC, b_seq=anchor.before.seq, b_hash=anchor.before.hash,
+                        a_seq=anchor.after.seq, a_hash=anchor.after.hash)
+    data = text.encode()
+    assert len(data) == _LINE_BYTES
+    return data
+
+
+def read_anchor(path: Path) -> Anchor | None:
+    """The anchor in `path`, or None if the file does not exist; a damaged file raises."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    parts = text.split()
+    if len(parts) != 6 or " ".join(parts[:2]) != _MAGIC or not parts[2].isdigit() or not parts[4].isdigit():
+        raise DealerAssistError(f"anchor file {path} is damaged (expected '{_MAGIC} ...'), got {text[:80]!r}")
+    return Anchor(ChainHead(int(parts[2]), parts[3]), ChainHead(int(parts[4]), parts[5]))
+
+
+class AnchorWriter:
+    """Keeps the anchor file open and rewrites it in place before each commit.
+
+    Written before the commit, the anchor may be one transaction ahead of the database after a
+    crash (the commit never happened), never behind: `verify` accepts a database head equal to
+    either end of the anchored transaction. The price is that deleting exactly the last
+    transaction written (usually one record) cannot be told from a crash in the middle of it.
+    The file descriptor also carries the writer lock (see `HandLog`).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+
+    def write(self, anchor: Anchor, *, sync: bool = False) -> None:
+        """Overwrite the anchor with one write call; `sync` also flushes it to the disk."""
+        data = encode_anchor(anchor)
+        written = os.pwrite(self.fd, data, 0)
+        if written != len(data):
+            raise DealerAssistError(f"could not write the chain anchor {self.path} (short write)")
+        if sync:
+            os.fsync(self.fd)
+
+    def close(self) -> None:
+        """Release the descriptor (and with it the writer lock)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1

@@ -1,0 +1,524 @@
+"""`HandLog`: the append-only, hash-chained SQLite record of every hand, written as it happens.
+
+Durability: WAL journal with `synchronous=NORMAL` (the default, `durability="process"`). Each
+record is its own transaction; COMMIT returns once the transaction is in the WAL file, i.e. in the
+operating system's page cache, which outlives the process: a crash or `kill -9` of the recorder
+loses nothing committed and never corrupts the file. Only a power cut or kernel crash can drop the
+last commits before the next checkpoint (the database stays consistent). `durability="power"`
+selects `synchronous=FULL` (an fsync of the WAL per commit) and fsyncs the anchor and snapshot
+files too, at the cost of a disk flush per record.
+
+One writer at a time: the writer holds an exclusive lock (flock) on the anchor file for its
+lifetime, which the kernel releases when the process dies. So when a writer opens the log, any
+hand without an end was interrupted by a crash; it is then ended with status `incomplete` by a new
+row (never an edit), listed in `HandLog.recovered`. Readers (`HandLog.open_readonly`) take no lock
+and change nothing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+import tomli_w
+from sqlite_utils import Database
+
+from dealer_assist.audit.records import DealerAction, Flag
+from dealer_assist.cards import parse_card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store import queries
+from dealer_assist.store.chain import (
+    EMPTY_HEAD,
+    Anchor,
+    AnchorWriter,
+    ChainHead,
+    anchor_path,
+    canonical_json,
+    normalise,
+    read_anchor,
+    row_hash,
+)
+from dealer_assist.store.jsonable import award_sentences, to_jsonable
+from dealer_assist.store.paths import snapshot_dir
+from dealer_assist.store.records import (
+    CORRECTION_TARGETS,
+    HAND_STATUSES,
+    CorrectionKind,
+    HandStatus,
+    HandStory,
+    HandSummary,
+    RecordRef,
+)
+from dealer_assist.store.schema import CHAINED_TABLES, migrations
+from dealer_assist.store.verify import VerifyReport, verify_log
+from dealer_assist.vision.events import TableEvent
+
+Durability = Literal["process", "power"]
+_AUTO = ("id", "seq", "prev", "recorded_at", "hash")
+WAL_AUTOCHECKPOINT_PAGES = 10_000
+_JPEG_MAGIC = b"\xff\xd8\xff"
+INCOMPLETE_REASON = "the recorder stopped before the hand ended (crash or kill); found when the log was reopened"
+
+
+def now_text() -> str:
+    """Local wall-clock time with its UTC offset, to the millisecond (the date part is the local date)."""
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+def _rules_text(house_rules: str | Mapping[str, Any]) -> str:
+    """House rules as TOML text (a mapping is serialised, a string kept as given)."""
+    return house_rules if isinstance(house_rules, str) else tomli_w.dumps(to_jsonable(house_rules))
+
+
+def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit BEGIN ... COMMIT)."""
+    if readonly:
+        if not path.exists():
+            raise DealerAssistError(f"no hand log at {path}; record a hand first, or pass --log PATH")
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    else:
+        conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA busy_timeout = 5000")
+    return conn
+
+
+class HandLog:
+    """The hand log. Open with `HandLog.open(path)` to record, `HandLog.open_readonly(path)` to review."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, anchor: AnchorWriter | None,
+                 durability: Durability) -> None:
+        self.path = path
+        self.conn = conn
+        self.readonly = anchor is None
+        self._anchor = anchor
+        self._durability = durability
+        self._in_txn = False
+        self._names: dict[str, list[str]] = {}
+        self._data_columns: dict[str, list[tuple[str, str]]] = {}
+        self._insert_sql: dict[str, str] = {}
+        self._next_id: dict[str, int] = {}
+        self._head = EMPTY_HEAD
+        self._open_hands: set[int] = set()
+        self.recovered: tuple[int, ...] = ()
+
+    # ----- opening and closing
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, durability: Durability = "process") -> HandLog:
+        """Open (or create) a log to record into; migrates the schema and ends crashed hands as incomplete."""
+        db_path = Path(path)
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        anchor_file = anchor_path(db_path)
+        had_anchor = anchor_file.exists()
+        anchor = AnchorWriter(anchor_file)
+        try:
+            fcntl.flock(anchor.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            anchor.close()
+            raise DealerAssistError(f"the hand log {db_path} is being recorded by another process") from None
+        conn = connect(db_path, readonly=False)
+        log = cls(db_path, conn, anchor, durability)
+        try:
+            log._setup_writer(had_anchor)
+        except BaseException:
+            log.close()
+            raise
+        return log
+
+    @classmethod
+    def open_readonly(cls, path: str | os.PathLike[str]) -> HandLog:
+        """Open an existing log to read and verify; nothing is written, no lock is taken."""
+        db_path = Path(path)
+        conn = connect(db_path, readonly=True)
+        log = cls(db_path, conn, None, "process")
+        try:
+            db = Database(conn, execute_plugins=False)
+            if not db["_sqlite_migrations"].exists():
+                raise DealerAssistError(f"{db_path} is not a Dealer Assist hand log (no migrations table)")
+            if migrations.pending(db):
+                raise DealerAssistError(f"{db_path} was written by an older version; open it for recording once to "
+                                        "upgrade its schema")
+            log._load_schema()
+            log._head = queries.chain_head(conn)
+        except sqlite3.DatabaseError as exc:
+            log.close()
+            raise DealerAssistError(f"cannot read {db_path} as a hand log: {exc}") from None
+        except BaseException:
+            log.close()
+            raise
+        return log
+
+    def _setup_writer(self, had_anchor: bool) -> None:
+        """Pragmas, migrations, caches, the anchor check, then crash recovery."""
+        sync = "FULL" if self._durability == "power" else "NORMAL"
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise DealerAssistError(f"cannot put {self.path} in WAL mode (got {mode}); use a local disk")
+            self.conn.execute(f"PRAGMA synchronous = {sync}")
+            # Checkpoints (the only fsyncs under NORMAL) every ~40 MB of WAL instead of ~4 MB: a
+            # commit per event stays cheap; `close` checkpoints what is left.
+            self.conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            migrations.apply(Database(self.conn, execute_plugins=False))
+        except sqlite3.DatabaseError as exc:
+            raise DealerAssistError(f"cannot open {self.path} as a hand log: {exc}") from None
+        self._load_schema()
+        self._head = queries.chain_head(self.conn)
+        for table in CHAINED_TABLES:
+            self._next_id[table] = self.conn.execute(f'SELECT coalesce(max(id), 0) + 1 FROM "{table}"').fetchone()[0]
+        self._check_anchor(had_anchor)
+        self._open_hands = set(queries.open_hand_ids(self.conn))
+        self.recovered = tuple(sorted(self._open_hands))
+        if self.recovered:
+            with self._transaction():
+                for hand_id in self.recovered:
+                    self._end(hand_id, "incomplete", INCOMPLETE_REASON, None)
+
+    def _load_schema(self) -> None:
+        """Column names and types of each record table, read from the database itself."""
+        for table in CHAINED_TABLES:
+            info = self.conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+            if not info:
+                raise DealerAssistError(f"the hand log {self.path} has no {table} table; run `log verify`")
+            names = [row[1] for row in info]
+            self._names[table] = names
+            self._data_columns[table] = [(row[1], row[2].upper()) for row in info if row[1] not in _AUTO]
+            marks = ", ".join("?" for _ in names)
+            cols = ", ".join(f'"{n}"' for n in names)
+            self._insert_sql[table] = f'INSERT INTO "{table}" ({cols}) VALUES ({marks})'
+
+    def _check_anchor(self, had_anchor: bool) -> None:
+        """Refuse to record onto a log whose end no longer matches its anchor (that would hide the evidence)."""
+        anchor = read_anchor(self._anchor.path) if self._anchor and had_anchor else None
+        if anchor is None:
+            if self._head.seq:
+                raise DealerAssistError(
+                    f"the chain anchor {anchor_path(self.path)} is missing, so removed records could go unnoticed; "
+                    "run `dealer-assist log verify` and record into a new log file")
+            if self._anchor:
+                self._anchor.write(Anchor(EMPTY_HEAD, EMPTY_HEAD))
+            return
+        if self._head not in (anchor.before, anchor.after):
+            raise DealerAssistError(
+                f"the end of the hand log {self.path} does not match its anchor (records were removed or added "
+                "outside Dealer Assist); run `dealer-assist log verify` and record into a new log file")
+
+    def close(self) -> None:
+        """Checkpoint the WAL (writer), close the database and release the writer lock."""
+        if self._anchor is not None and not self.conn.in_transaction:
+            with suppress(sqlite3.Error):  # a reader may hold the WAL; the next writer checkpoints it
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        self.conn.close()
+        if self._anchor is not None:
+            self._anchor.close()
+
+    def __enter__(self) -> HandLog:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # ----- the append path
+
+    @property
+    def head(self) -> ChainHead:
+        """The last record's place in the chain."""
+        return self._head
+
+    def _begin(self) -> tuple[ChainHead, dict[str, int], set[int]]:
+        """BEGIN IMMEDIATE (takes the write lock now, not at the first insert); returns what to restore."""
+        if self._anchor is None:
+            raise DealerAssistError(f"the hand log {self.path} is open read-only")
+        saved = self._head, dict(self._next_id), set(self._open_hands)
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._in_txn = True
+        return saved
+
+    def _commit(self, start: ChainHead) -> None:
+        """Anchor the new head, then COMMIT (see `AnchorWriter` for why in this order)."""
+        assert self._anchor is not None
+        if self._head != start:
+            self._anchor.write(Anchor(start, self._head), sync=self._durability == "power")
+        self.conn.execute("COMMIT")
+        self._in_txn = False
+
+    def _rollback(self, saved: tuple[ChainHead, dict[str, int], set[int]]) -> None:
+        """Undo the transaction and the caches it moved."""
+        self._in_txn = False
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+        self._head, self._next_id, self._open_hands = saved
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction; nested use joins the outer one."""
+        if self._in_txn:
+            yield
+            return
+        saved = self._begin()
+        try:
+            yield
+            self._commit(saved[0])
+        except BaseException:
+            self._rollback(saved)
+            raise
+
+    @contextmanager
+    def batch(self) -> Iterator[HandLog]:
+        """Write many records in one transaction (bulk import, benchmarks): all or nothing."""
+        with self._transaction():
+            yield self
+
+    def _append(self, table: str, values: Mapping[str, Any]) -> RecordRef:
+        """Insert one chained row; call inside a transaction."""
+        head = self._head
+        row: dict[str, Any] = {"id": self._next_id[table], "seq": head.seq + 1, "prev": head.hash,
+                               "recorded_at": now_text()}
+        for name, sql_type in self._data_columns[table]:
+            value = values.get(name)
+            row[name] = None if value is None else normalise(value, sql_type)
+        if len(values) > len(self._data_columns[table]) or not values.keys() <= row.keys():
+            raise DealerAssistError(f"the {table} table has no column {sorted(set(values) - set(row))}")
+        digest = row_hash(head.hash, table, row)
+        row["hash"] = digest
+        try:
+            self.conn.execute(self._insert_sql[table], [row[name] for name in self._names[table]])
+        except sqlite3.IntegrityError as exc:
+            raise DealerAssistError(f"could not append to {table}: {exc} (was the log changed by another "
+                                    "program while recording? run `dealer-assist log verify`)") from None
+        self._next_id[table] += 1
+        self._head = ChainHead(row["seq"], digest)
+        return RecordRef(table, row["id"], row["seq"], digest)
+
+    def _write(self, table: str, values: Mapping[str, Any]) -> RecordRef:
+        """Append one row in its own transaction (or the open batch); the hot path, so no context manager."""
+        if self._in_txn:
+            return self._append(table, values)
+        saved = self._begin()
+        try:
+            ref = self._append(table, values)
+            self._commit(saved[0])
+        except BaseException:
+            self._rollback(saved)
+            raise
+        return ref
+
+    def _require_hand(self, hand_id: int, *, open_: bool) -> None:
+        """A clear error for a hand that does not exist or (when `open_`) has already ended."""
+        if open_ and hand_id in self._open_hands:
+            return
+        exists = self.conn.execute("SELECT 1 FROM hands WHERE id = ?", (hand_id,)).fetchone()
+        if not exists:
+            raise DealerAssistError(f"no hand {hand_id} in the log")
+        if open_:
+            raise DealerAssistError(f"hand {hand_id} has already ended; record a correction instead")
+
+    # ----- tables, dealers, sessions, hands
+
+    def register_table(self, name: str, *, profile: str = "", house_rules: str | Mapping[str, Any] = "") -> int:
+        """The id of this table configuration; a changed profile or house rules gets a new row (a new version)."""
+        if not name.strip():
+            raise DealerAssistError("a table needs a name")
+        rules = _rules_text(house_rules)
+        row = self.conn.execute('SELECT id, profile, house_rules FROM "tables" WHERE name = ? ORDER BY id DESC LIMIT 1',
+                                (name,)).fetchone()
+        if row and row[1] == profile and row[2] == rules:
+            return int(row[0])
+        return self._write("tables", {"name": name, "profile": profile, "house_rules": rules}).id
+
+    def register_dealer(self, name: str) -> int:
+        """The id of the dealer with this name (badge or name as the room writes it), added if new."""
+        if not name.strip():
+            raise DealerAssistError("a dealer needs a name")
+        row = self.conn.execute("SELECT id FROM dealers WHERE name = ? ORDER BY id LIMIT 1", (name,)).fetchone()
+        if row:
+            return int(row[0])
+        return self._write("dealers", {"name": name}).id
+
+    def open_session(self, table: str, dealer: str, *, profile: str = "",
+                     house_rules: str | Mapping[str, Any] = "", started_at: datetime | None = None) -> int:
+        """Start a dealer's down at a table; returns the session id that hands are recorded under."""
+        with self._transaction():
+            table_id = self.register_table(table, profile=profile, house_rules=house_rules)
+            dealer_id = self.register_dealer(dealer)
+            when = (started_at or datetime.now()).astimezone().isoformat(timespec="milliseconds")
+            return self._append("sessions", {"table_id": table_id, "dealer_id": dealer_id, "started_at": when}).id
+
+    def start_hand(self, session_id: int, *, button: int, stacks: Mapping[int, int], game: str = "badugi",
+                   number: int | None = None, house_rules: str | Mapping[str, Any] | None = None,
+                   t: float | None = None, started_at: datetime | None = None) -> int:
+        """Record a new hand (seats and their starting stacks); returns its id. House rules default to the table's."""
+        session = self.conn.execute(
+            'SELECT s.table_id, s.dealer_id, t.house_rules FROM sessions s JOIN "tables" t ON t.id = s.table_id '
+            "WHERE s.id = ?", (session_id,)).fetchone()
+        if session is None:
+            raise DealerAssistError(f"no session {session_id} in the log; open one with open_session")
+        if not stacks:
+            raise DealerAssistError("a hand needs at least one seat with a stack")
+        table_id, dealer_id, table_rules = session
+        if number is None:
+            last = self.conn.execute("SELECT max(number) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0]
+            number = (last or 0) + 1
+        seats = {str(int(seat)): int(stack) for seat, stack in sorted(stacks.items())}
+        when = (started_at or datetime.now()).astimezone().isoformat(timespec="milliseconds")
+        values = {
+            "table_id": table_id, "session_id": session_id, "dealer_id": dealer_id, "number": number,
+            "game": game, "button": button, "house_rules": table_rules if house_rules is None else
+            _rules_text(house_rules), "seats": canonical_json(seats), "started_at": when, "t": t,
+        }
+        hand_id = self._write("hands", values).id
+        self._open_hands.add(hand_id)
+        return hand_id
+
+    def end_hand(self, hand_id: int, status: HandStatus = "complete", *, reason: str | None = None,
+                 t: float | None = None) -> RecordRef:
+        """Record how the hand ended (complete, misdeal, void, incomplete); a hand ends once."""
+        if status not in HAND_STATUSES:
+            raise DealerAssistError(f"unknown hand status {status!r}; accepted: {', '.join(HAND_STATUSES)}")
+        self._require_hand(hand_id, open_=True)
+        with self._transaction():
+            return self._end(hand_id, status, reason, t)
+
+    def _end(self, hand_id: int, status: str, reason: str | None, t: float | None) -> RecordRef:
+        ref = self._append("hand_ends", {"hand_id": hand_id, "status": status, "reason": reason,
+                                         "ended_at": now_text(), "t": t})
+        self._open_hands.discard(hand_id)
+        return ref
+
+    # ----- what happens in a hand
+
+    def record_event(self, hand_id: int, event: TableEvent) -> RecordRef:
+        """Record a table event seen by vision (committed before this returns)."""
+        self._require_hand(hand_id, open_=True)
+        return self._write("events", {
+            "hand_id": hand_id, "kind": event.kind, "seat": getattr(event, "seat", None), "t": event.t,
+            "frame": event.frame, "payload": canonical_json(event.to_dict()),
+        })
+
+    def record_action(self, hand_id: int, action: DealerAction, *, frame: int | None = None,
+                      phase: str | None = None) -> RecordRef:
+        """Record a betting action (entered by the dealer, or a fold seen by vision)."""
+        self._require_hand(hand_id, open_=True)
+        return self._write("actions", {
+            "hand_id": hand_id, "seat": action.seat, "action": action.action, "amount": action.amount,
+            "t": action.t, "frame": frame, "source": action.source, "phase": phase,
+        })
+
+    def record_flag(self, hand_id: int, flag: Flag, *, snapshot: str | None = None) -> RecordRef:
+        """Record a flag; `snapshot` is the SHA-256 returned by `save_snapshot` for its key frame."""
+        self._require_hand(hand_id, open_=True)
+        if snapshot is not None and not self.conn.execute(
+                "SELECT 1 FROM snapshots WHERE sha256 = ?", (snapshot,)).fetchone():
+            raise DealerAssistError(f"no snapshot {snapshot} in the log; save it with save_snapshot first")
+        data = flag.to_dict()
+        return self._write("flags", {
+            "hand_id": hand_id, "kind": data["kind"], "severity": data["severity"], "seat": data["seat"],
+            "rule": data["rule"], "option": data["option"], "t": data["t"], "frame": data["frame"],
+            "message": data["message"], "snapshot": snapshot,
+        })
+
+    def record_award(self, hand_id: int, award: Any, *, t: float | None = None,
+                     explanation: Sequence[str] | None = None) -> RecordRef:
+        """Record a showdown award (the referee's Award or its dict: pots, shares with reasons, totals)."""
+        self._require_hand(hand_id, open_=True)
+        payload = to_jsonable(award)
+        if not isinstance(payload, dict):
+            raise DealerAssistError(f"an award must be a mapping or a dataclass, got {type(award).__name__}")
+        lines = list(explanation) if explanation is not None else award_sentences(payload)
+        return self._write("awards", {"hand_id": hand_id, "t": t, "payload": canonical_json(payload),
+                                      "explanation": "\n".join(lines)})
+
+    def record_correction(self, hand_id: int, kind: CorrectionKind, *, reason: str, by: str,
+                          target_id: int | None = None, data: Mapping[str, Any] | None = None,
+                          t: float | None = None) -> RecordRef:
+        """Record a floor correction as a new row pointing at what it corrects (nothing is overwritten).
+
+        misread_card: target an event id, data {"card": "Kd"} (the card it really was, or "seat": N).
+        void_hand / note: the hand itself. accept_flag / dismiss_flag: target a flag id.
+        """
+        target_table = CORRECTION_TARGETS.get(kind)
+        if target_table is None:
+            raise DealerAssistError(f"unknown correction {kind!r}; accepted: {', '.join(CORRECTION_TARGETS)}")
+        if not reason.strip() or not by.strip():
+            raise DealerAssistError("a correction needs a reason and who made it")
+        self._require_hand(hand_id, open_=False)
+        if target_table == "hands":
+            target_id = hand_id if target_id is None else target_id
+            if target_id != hand_id:
+                raise DealerAssistError(f"a {kind} correction applies to its own hand {hand_id}, not {target_id}")
+        else:
+            if target_id is None:
+                raise DealerAssistError(f"a {kind} correction needs the id of the {target_table[:-1]} it corrects")
+            row = self.conn.execute(f'SELECT hand_id FROM "{target_table}" WHERE id = ?', (target_id,)).fetchone()
+            if row is None or row[0] != hand_id:
+                raise DealerAssistError(f"hand {hand_id} has no {target_table[:-1]} {target_id}")
+        payload = to_jsonable(dict(data or {}))
+        if kind == "misread_card":
+            if "card" not in payload:
+                raise DealerAssistError('a misread_card correction needs data {"card": "Kd"} (the card it was)')
+            payload["card"] = str(parse_card(str(payload["card"])))
+        return self._write("corrections", {
+            "hand_id": hand_id, "kind": kind, "target_table": target_table, "target_id": target_id,
+            "data": canonical_json(payload), "reason": reason, "by": by, "t": t,
+        })
+
+    def save_snapshot(self, hand_id: int, label: str, jpeg: bytes, *, t: float | None = None,
+                      frame: int | None = None) -> str:
+        """Save a key frame (JPEG bytes) beside the database and record it; returns its SHA-256 (hex)."""
+        if not jpeg.startswith(_JPEG_MAGIC):
+            raise DealerAssistError("a snapshot must be JPEG bytes (they start with FF D8 FF)")
+        self._require_hand(hand_id, open_=False)
+        digest = hashlib.sha256(jpeg).hexdigest()
+        target = snapshot_file(self.path, digest)
+        if not (target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == digest):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                fh.write(jpeg)
+                if self._durability == "power":
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        self._write("snapshots", {"hand_id": hand_id, "label": label, "sha256": digest, "size": len(jpeg),
+                                  "t": t, "frame": frame})
+        return digest
+
+    # ----- reading
+
+    def list_hands(self, *, table: str | None = None, date: str | None = None, dealer: str | None = None,
+                   seat: int | None = None, flag: str | None = None, limit: int | None = None) -> list[HandSummary]:
+        """Hands matching every given filter, oldest first (`date` is YYYY-MM-DD, local date of the start)."""
+        return queries.list_hands(self.conn, table=table, date=date, dealer=dealer, seat=seat, flag=flag,
+                                  limit=limit)
+
+    def story(self, hand_id: int) -> HandStory:
+        """Everything recorded about one hand, in chain order."""
+        return queries.hand_story(self.conn, hand_id)
+
+    def verify(self, *, expected_head: ChainHead | None = None) -> VerifyReport:
+        """Check the chain, the anchor, references and snapshot files (see `store.verify`)."""
+        return verify_log(self.conn, self.path, expected_head=expected_head)
+
+    def hand_ids(self) -> list[int]:
+        """Every hand id, oldest first."""
+        return [int(r[0]) for r in self.conn.execute("SELECT id FROM hands ORDER BY id")]
+
+    def incomplete_hands(self) -> list[int]:
+        """Hands ended as incomplete (the recorder stopped mid-hand)."""
+        return [int(r[0]) for r in self.conn.execute(
+            "SELECT hand_id FROM hand_ends WHERE status = 'incomplete' ORDER BY hand_id")]
+
+
+def snapshot_file(db_path: Path, sha256: str) -> Path:
+    """Where the snapshot with this SHA-256 is kept: `<db stem>.snapshots/ab/abcdef....jpg`."""
+    return snapshot_dir(db_path) / sha256[:2] / f"{sha256}.jpg"

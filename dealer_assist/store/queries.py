@@ -1,0 +1,129 @@
+"""Read queries over the hand log: the chain head, open hands, hand lists and a hand's whole story."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from typing import Any
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.chain import EMPTY_HEAD, ChainHead
+from dealer_assist.store.records import (
+    HandEnd,
+    HandStory,
+    HandSummary,
+    StoredAction,
+    StoredAward,
+    StoredCorrection,
+    StoredEvent,
+    StoredFlag,
+    StoredRecord,
+    StoredSnapshot,
+)
+from dealer_assist.store.schema import CHAINED_TABLES
+from dealer_assist.vision.events import event_from_dict
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def chain_head(conn: sqlite3.Connection) -> ChainHead:
+    """The row with the highest sequence number over all record tables (seq 0 when the log is empty)."""
+    best = EMPTY_HEAD
+    for table in CHAINED_TABLES:
+        row = conn.execute(f'SELECT seq, hash FROM "{table}" ORDER BY seq DESC LIMIT 1').fetchone()
+        if row and row[0] > best.seq:
+            best = ChainHead(int(row[0]), str(row[1]))
+    return best
+
+
+def open_hand_ids(conn: sqlite3.Connection) -> list[int]:
+    """Hands that were started and never ended."""
+    return [int(r[0]) for r in conn.execute(
+        "SELECT id FROM hands WHERE id NOT IN (SELECT hand_id FROM hand_ends) ORDER BY id")]
+
+
+_SUMMARY = """
+SELECT h.id, h.number, t.name, d.name, h.session_id, h.game, h.button, h.seats, h.started_at,
+       e.status, e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id)
+FROM hands h
+JOIN "tables" t ON t.id = h.table_id
+JOIN dealers d ON d.id = h.dealer_id
+LEFT JOIN hand_ends e ON e.hand_id = h.id
+"""
+
+
+def _summary(row: tuple[Any, ...]) -> HandSummary:
+    seats = {int(k): int(v) for k, v in json.loads(row[7]).items()}
+    return HandSummary(id=row[0], number=row[1], table=row[2], dealer=row[3], session_id=row[4], game=row[5],
+                       button=row[6], seats=dict(sorted(seats.items())), started_at=row[8], status=row[9],
+                       ended_at=row[10], flags=row[11])
+
+
+def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str | None = None,
+               dealer: str | None = None, seat: int | None = None, flag: str | None = None,
+               limit: int | None = None) -> list[HandSummary]:
+    """Hands matching every given filter, oldest first."""
+    where: list[str] = []
+    params: list[Any] = []
+    if table is not None:
+        where.append("t.name = ?")
+        params.append(table)
+    if date is not None:
+        if not _DATE.fullmatch(date):
+            raise DealerAssistError(f"bad date {date!r}; expected YYYY-MM-DD")
+        where.append("substr(h.started_at, 1, 10) = ?")
+        params.append(date)
+    if dealer is not None:
+        where.append("d.name = ?")
+        params.append(dealer)
+    if seat is not None:
+        where.append("EXISTS (SELECT 1 FROM json_each(h.seats) j WHERE j.key = ?)")
+        params.append(str(seat))
+    if flag is not None:
+        where.append("EXISTS (SELECT 1 FROM flags f WHERE f.hand_id = h.id AND f.kind = ?)")
+        params.append(flag)
+    sql = _SUMMARY + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.id"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [_summary(row) for row in conn.execute(sql, params)]
+
+
+def _rows(conn: sqlite3.Connection, table: str, hand_id: int) -> list[dict[str, Any]]:
+    cur = conn.execute(f'SELECT * FROM "{table}" WHERE hand_id = ? ORDER BY seq', (hand_id,))
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur]
+
+
+def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
+    """Everything recorded about one hand, sorted by chain sequence (the order it was written)."""
+    head = conn.execute(_SUMMARY + " WHERE h.id = ?", (hand_id,)).fetchone()
+    if head is None:
+        raise DealerAssistError(f"no hand {hand_id} in the log; `dealer-assist log list` shows the hands")
+    seq, rules, t = conn.execute("SELECT seq, house_rules, t FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    records: list[StoredRecord] = []
+    for r in _rows(conn, "events", hand_id):
+        records.append(StoredEvent(r["id"], r["seq"], r["recorded_at"], event_from_dict(json.loads(r["payload"]))))
+    for r in _rows(conn, "actions", hand_id):
+        records.append(StoredAction(r["id"], r["seq"], r["recorded_at"], r["seat"], r["action"], r["amount"],
+                                    r["t"], r["frame"], r["source"], r["phase"]))
+    for r in _rows(conn, "flags", hand_id):
+        records.append(StoredFlag(r["id"], r["seq"], r["recorded_at"], r["kind"], r["severity"], r["seat"],
+                                  r["rule"], r["option"], r["t"], r["frame"], r["message"], r["snapshot"]))
+    for r in _rows(conn, "awards", hand_id):
+        lines = tuple(r["explanation"].split("\n")) if r["explanation"] else ()
+        records.append(StoredAward(r["id"], r["seq"], r["recorded_at"], r["t"], json.loads(r["payload"]), lines))
+    for r in _rows(conn, "corrections", hand_id):
+        records.append(StoredCorrection(r["id"], r["seq"], r["recorded_at"], r["kind"], r["target_table"],
+                                        r["target_id"], json.loads(r["data"]), r["reason"], r["by"], r["t"]))
+    for r in _rows(conn, "snapshots", hand_id):
+        records.append(StoredSnapshot(r["id"], r["seq"], r["recorded_at"], r["label"], r["sha256"], r["size"],
+                                      r["t"], r["frame"]))
+    records.sort(key=lambda rec: rec.seq)
+    ends = _rows(conn, "hand_ends", hand_id)
+    end = None
+    if ends:
+        e = ends[0]
+        end = HandEnd(e["id"], e["seq"], e["status"], e["reason"], e["ended_at"], e["t"])
+    return HandStory(hand=_summary(head), seq=seq, house_rules=rules, t=t, records=tuple(records), end=end)

@@ -1,0 +1,162 @@
+"""Frozen records the hand log hands out: references to written rows and the rows read back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from dealer_assist.vision.events import TableEvent
+
+HandStatus = Literal["complete", "misdeal", "void", "incomplete"]
+HAND_STATUSES: tuple[HandStatus, ...] = ("complete", "misdeal", "void", "incomplete")
+
+CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note"]
+# What each correction kind may point at.
+CORRECTION_TARGETS: dict[str, str] = {
+    "misread_card": "events",
+    "void_hand": "hands",
+    "accept_flag": "flags",
+    "dismiss_flag": "flags",
+    "note": "hands",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRef:
+    """A row just written: its table, id (per table), place in the chain and hash."""
+
+    table: str
+    id: int
+    seq: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One hand as `log list` shows it."""
+
+    id: int
+    number: int
+    table: str
+    dealer: str
+    session_id: int
+    game: str
+    button: int
+    seats: dict[int, int]
+    started_at: str
+    status: str | None
+    ended_at: str | None
+    flags: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A table event as recorded."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    event: TableEvent
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """A betting action as recorded; `source` says whether the dealer entered it or vision saw it."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    seat: int
+    action: str
+    amount: int | None
+    t: float
+    frame: int | None
+    source: str
+    phase: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFlag:
+    """A flag as recorded, with the SHA-256 of its key frame if one was saved."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    kind: str
+    severity: str
+    seat: int | None
+    rule: str
+    option: str | None
+    t: float
+    frame: int | None
+    message: str
+    snapshot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAward:
+    """A showdown award as recorded: the JSON form of the referee's award and its sentences."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    t: float | None
+    award: dict[str, Any]
+    explanation: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCorrection:
+    """A floor correction: what it points at (`target_table`, `target_id`), why, and who made it."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    kind: str
+    target_table: str
+    target_id: int
+    data: dict[str, Any]
+    reason: str
+    by: str
+    t: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSnapshot:
+    """A key frame saved beside the database, named by the SHA-256 of its JPEG bytes."""
+
+    id: int
+    seq: int
+    recorded_at: str
+    label: str
+    sha256: str
+    size: int
+    t: float | None
+    frame: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended; `incomplete` means the writer stopped (a crash) before ending it."""
+
+    id: int
+    seq: int
+    status: str
+    reason: str | None
+    ended_at: str
+    t: float | None
+
+
+StoredRecord = StoredEvent | StoredAction | StoredFlag | StoredAward | StoredCorrection | StoredSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class HandStory:
+    """Everything recorded about one hand, in the order it was written (by chain sequence)."""
+
+    hand: HandSummary
+    seq: int
+    house_rules: str
+    t: float | None
+    records: tuple[StoredRecord, ...] = field(default=())
+    end: HandEnd | None = None

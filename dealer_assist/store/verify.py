@@ -1,0 +1,235 @@
+"""`verify`: walk the hash chain and report every row that was edited, inserted or deleted.
+
+Checks, in one pass over all record tables in sequence order:
+
+- each row's own hash (an edited row fails it: "edited");
+- each row's link to the row before (`prev`): a gap in the sequence is "deleted", and a link to a
+  hash that is not the previous row's means that row was rewritten with a fresh hash ("edited");
+- each table's ids run 1, 2, 3... (the store assigns them), so a deleted row is named by table and id;
+- a row reusing a sequence number, or without one, is "inserted";
+- the end of the chain against the anchor file, so removing the last records (a whole last hand)
+  or appending forged ones is caught; and optionally against a head recorded elsewhere;
+- references: a hand's events whose hand row is gone, a flag whose snapshot row is gone;
+- snapshot files against their SHA-256; the append-only triggers are still in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.chain import EMPTY_HEAD, GENESIS, Anchor, ChainHead, anchor_path, read_anchor, row_hash
+from dealer_assist.store.paths import snapshot_dir
+from dealer_assist.store.schema import guard_triggers
+
+ProblemKind = Literal["edited", "inserted", "deleted", "anchor", "snapshot", "schema"]
+
+# Child tables and the parent their reference points at.
+_REFERENCES: tuple[tuple[str, str, str], ...] = (
+    ("sessions", "table_id", "tables"), ("sessions", "dealer_id", "dealers"),
+    ("hands", "table_id", "tables"), ("hands", "session_id", "sessions"), ("hands", "dealer_id", "dealers"),
+    *((child, "hand_id", "hands") for child in
+      ("hand_ends", "events", "actions", "flags", "awards", "corrections", "snapshots")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One finding: what kind, the row it names (table, id, seq) where known, and a sentence."""
+
+    kind: ProblemKind
+    message: str
+    table: str | None = None
+    row_id: int | None = None
+    seq: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """The result of `verify`: records checked, the chain head, problems, and hands left incomplete."""
+
+    records: int
+    head: ChainHead
+    problems: tuple[Problem, ...]
+    incomplete_hands: tuple[int, ...]
+    snapshots: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _span(first: int, last: int) -> str:
+    return f"{first}" if first == last else f"{first}..{last}"
+
+
+def _table_rows(conn: sqlite3.Connection, table: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    cur = conn.execute(f'SELECT * FROM "{table}" WHERE typeof(seq) = \'integer\' ORDER BY seq')
+    names = [d[0] for d in cur.description]
+    for values in cur:
+        row = dict(zip(names, values, strict=True))
+        yield row["seq"], table, row
+
+
+class _Walker:
+    """State of the walk along the chain."""
+
+    def __init__(self, expected: ChainHead | None) -> None:
+        self.problems: list[Problem] = []
+        self.records = 0
+        self.last = EMPTY_HEAD
+        self.last_name = "the start of the log"
+        self.expected = expected
+        self.expected_seen = expected is None or expected.seq == 0
+        self.last_id: dict[str, int] = {}
+
+    def add(self, kind: ProblemKind, message: str, table: str | None = None, row_id: int | None = None,
+            seq: int | None = None) -> None:
+        self.problems.append(Problem(kind, message, table, row_id, seq))
+
+    def step(self, seq: int, table: str, row: dict[str, Any]) -> None:
+        self.records += 1
+        row_id = row.get("id")
+        name = f"{table} #{row_id} (seq {seq})"
+        if row_hash(str(row.get("prev")), table, row) != row.get("hash"):
+            self.add("edited", f"{name} was changed: its content no longer matches its hash", table, row_id, seq)
+        previous_id = self.last_id.get(table, 0)
+        if isinstance(row_id, int) and row_id > previous_id + 1:
+            self.add("deleted", f"{table} #{_span(previous_id + 1, row_id - 1)} missing (ids jump from "
+                     f"{previous_id} to {row_id})", table, previous_id + 1)
+        if isinstance(row_id, int):
+            self.last_id[table] = max(previous_id, row_id)
+        if seq <= self.last.seq:
+            self.add("inserted", f"{name} reuses sequence number {seq}, already taken by {self.last_name}",
+                     table, row_id, seq)
+            return
+        if seq > self.last.seq + 1:
+            self.add("deleted", f"records at seq {_span(self.last.seq + 1, seq - 1)} are missing (between "
+                     f"{self.last_name} and {name})", table, row_id, self.last.seq + 1)
+        elif row.get("prev") != self.last.hash:
+            self.add("edited", f"{self.last_name} was rewritten: {name} was chained to a different hash "
+                     f"(or {name} was put in its place)", table, row_id, seq)
+        if self.expected is not None and seq == self.expected.seq:
+            self.expected_seen = True
+            if row.get("hash") != self.expected.hash:
+                self.add("edited", f"{name} does not have the hash recorded for the head you gave: the history "
+                         "up to it was rewritten", table, row_id, seq)
+        self.last = ChainHead(seq, str(row.get("hash")))
+        self.last_name = name
+
+
+def _check_schema(conn: sqlite3.Connection, walker: _Walker) -> list[str]:
+    """Missing record tables or append-only triggers; returns the tables that exist."""
+    names = {r[0]: r[1] for r in conn.execute("SELECT name, type FROM sqlite_master")}
+    present = []
+    for table, triggers in guard_triggers().items():
+        if names.get(table) != "table":
+            walker.add("schema", f"the {table} table is missing (all its records were deleted)", table)
+            continue
+        present.append(table)
+        for trigger in triggers:
+            if names.get(trigger) != "trigger":
+                walker.add("schema", f"the append-only guard {trigger} was removed from {table}", table)
+        bad = conn.execute(f'SELECT id FROM "{table}" WHERE typeof(seq) != \'integer\'').fetchall()
+        for (row_id,) in bad:
+            walker.add("inserted", f"{table} #{row_id} has no place in the chain (no sequence number)", table, row_id)
+    return present
+
+
+def _check_anchor(db_path: Path, walker: _Walker) -> None:
+    """The chain's end must be one end of the last transaction the writer anchored."""
+    try:
+        anchor: Anchor | None = read_anchor(anchor_path(db_path))
+    except DealerAssistError as exc:
+        walker.add("anchor", str(exc))
+        return
+    head = walker.last
+    if anchor is None:
+        if head.seq:
+            walker.add("anchor", f"the anchor file {anchor_path(db_path)} is missing, so records removed from "
+                       "the end of the log cannot be ruled out")
+        return
+    if head in (anchor.before, anchor.after):
+        return
+    top = anchor.after
+    if head.seq < top.seq:
+        walker.add("deleted", f"records at seq {_span(head.seq + 1, top.seq)} at the end of the log are missing: "
+                   f"the anchor says the log reached seq {top.seq} (for example a whole last hand was deleted)",
+                   seq=head.seq + 1)
+    elif head.seq > top.seq:
+        walker.add("inserted", f"records at seq {_span(top.seq + 1, head.seq)} were added after the last write "
+                   f"by Dealer Assist (the anchor says the log ended at seq {top.seq})", seq=top.seq + 1)
+    else:
+        walker.add("edited", f"the last record (seq {head.seq}) does not have the anchored hash: it was rewritten",
+                   seq=head.seq)
+
+
+def _check_references(conn: sqlite3.Connection, present: list[str], walker: _Walker) -> None:
+    """Rows whose parent row is gone name the deleted parent."""
+    for child, column, parent in _REFERENCES:
+        if child not in present or parent not in present:
+            continue
+        orphans = conn.execute(
+            f'SELECT {column}, count(*) FROM "{child}" WHERE {column} NOT IN (SELECT id FROM "{parent}") '
+            f"GROUP BY {column}").fetchall()
+        for parent_id, count in orphans:
+            walker.add("deleted", f"{parent} #{parent_id} is missing but {count} {child} row(s) still refer to it",
+                       parent, parent_id)
+
+
+def _check_snapshots(conn: sqlite3.Connection, db_path: Path, present: list[str], walker: _Walker) -> int:
+    """Every snapshot file exists and hashes to its recorded SHA-256; every flag's snapshot is recorded."""
+    if "snapshots" not in present:
+        return 0
+    folder = snapshot_dir(db_path)
+    checked: dict[str, str | None] = {}
+    count = 0
+    for row_id, digest in conn.execute("SELECT id, sha256 FROM snapshots ORDER BY id"):
+        count += 1
+        if digest not in checked:
+            path = folder / str(digest)[:2] / f"{digest}.jpg"
+            if not path.exists():
+                checked[digest] = f"its file {path} is missing"
+            elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+                checked[digest] = f"its file {path} was altered (its bytes no longer hash to {digest})"
+            else:
+                checked[digest] = None
+        if checked[digest]:
+            walker.add("snapshot", f"snapshots #{row_id}: {checked[digest]}", "snapshots", row_id)
+    if "flags" in present:
+        for row_id, digest in conn.execute(
+                "SELECT id, snapshot FROM flags WHERE snapshot IS NOT NULL "
+                "AND snapshot NOT IN (SELECT sha256 FROM snapshots)"):
+            walker.add("deleted", f"flags #{row_id} refers to snapshot {digest}, which is not in the log",
+                       "flags", row_id)
+    return count
+
+
+def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainHead | None = None) -> VerifyReport:
+    """Check the whole log; see the module docstring for what is checked."""
+    walker = _Walker(expected_head)
+    present = _check_schema(conn, walker)
+    streams = [_table_rows(conn, table) for table in present]
+    for seq, table, row in heapq.merge(*streams, key=lambda item: item[0]):
+        walker.step(seq, table, row)
+    _check_anchor(db_path, walker)
+    if expected_head is not None and not walker.expected_seen:
+        walker.add("deleted", f"the head you gave (seq {expected_head.seq}) is beyond the end of the log "
+                   f"(seq {walker.last.seq})", seq=expected_head.seq)
+    _check_references(conn, present, walker)
+    snapshots = _check_snapshots(conn, db_path, present, walker)
+    incomplete: tuple[int, ...] = ()
+    if "hand_ends" in present:
+        incomplete = tuple(int(r[0]) for r in conn.execute(
+            "SELECT hand_id FROM hand_ends WHERE status = 'incomplete' ORDER BY hand_id"))
+    head = walker.last if walker.records else ChainHead(0, GENESIS)
+    return VerifyReport(walker.records, head, tuple(walker.problems), incomplete, snapshots)
