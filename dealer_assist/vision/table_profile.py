@@ -171,15 +171,15 @@ class TableProfile:
             f"# Table profile {self.name}: table centimetres, origin at the top-left corner, x along the long",
             "# side, y toward the dealer; seats clockwise from the dealer's left.",
             v({"name": d["name"], "width_cm": d["width_cm"], "height_cm": d["height_cm"], "seats": d["seats"]}),
-            f"outline = {_inline(d['outline'])}",
+            f"outline = {toml_value(d['outline'])}",
             "", "[areas]",
-            *(f"{k} = {_inline(d['areas'][k])}" for k in ("muck", "stub", "pot", "dealer")),
+            *(f"{k} = {toml_value(d['areas'][k])}" for k in ("muck", "stub", "pot", "dealer")),
         ]
         for seat in d["seat"]:
-            lines += ["", "[[seat]]", *(f"{k} = {_inline(val)}" for k, val in seat.items())]
-        lines += ["", "[aruco]", f"dictionary = {_inline(d['aruco']['dictionary'])}"]
+            lines += ["", "[[seat]]", *(f"{k} = {toml_value(val)}" for k, val in seat.items())]
+        lines += ["", "[aruco]", f"dictionary = {toml_value(d['aruco']['dictionary'])}"]
         for marker in d["aruco"]["marker"]:
-            lines += ["", "[[aruco.marker]]", *(f"{k} = {_inline(val)}" for k, val in marker.items())]
+            lines += ["", "[[aruco.marker]]", *(f"{k} = {toml_value(val)}" for k, val in marker.items())]
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | Path) -> Path:
@@ -190,10 +190,10 @@ class TableProfile:
         return p
 
 
-def _inline(value: Any) -> str:
-    """A TOML value on one line (numbers, strings, nested lists)."""
+def toml_value(value: Any) -> str:
+    """A TOML value on one line, for files people read and edit (numbers, strings, nested lists)."""
     if isinstance(value, list):
-        return "[" + ", ".join(_inline(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, str):
         return tomli_w.dumps({"v": value})[4:].strip()
     return repr(float(value)) if isinstance(value, float) else str(value)

@@ -1,0 +1,62 @@
+"""`dealer-assist calibrate`: find the camera's homography to the table from 4 points or ArUco markers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.calibration import (
+    CalibrationError,
+    calibrate_from_aruco,
+    calibrate_from_points,
+    default_camera_path,
+    parse_points,
+    read_image,
+)
+from dealer_assist.vision.table_profile import load_profile
+
+
+@click.command()
+@click.option("--table", "table", required=True,
+              help="Table profile: a TOML path or a shipped name (oval-9, oval-6).")
+@click.option("--image", "image_path", required=True, type=click.Path(dir_okay=False),
+              help="A still from the camera (any format OpenCV reads).")
+@click.option("--points", "points", default=None,
+              help="Image pixels of 4 table marks, \"x,y x,y x,y x,y\"; by default the marks are the centres "
+                   "of the profile's first 4 rail markers (see --table-points).")
+@click.option("--table-points", "table_points", default=None,
+              help="Table centimetres of the 4 marks, \"x,y x,y x,y x,y\", in the same order as --points.")
+@click.option("--aruco", "use_aruco", is_flag=True, help="Find the profile's ArUco markers on the rail instead.")
+@click.option("--out", "out", default=None, type=click.Path(dir_okay=False),
+              help="Where to write the calibration TOML [default: beside the profile, NAME.camera.toml].")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
+def calibrate(table: str, image_path: str, points: str | None, table_points: str | None, use_aruco: bool,
+              out: str | None, as_json: bool) -> None:
+    """Calibrate a camera: the homography from image pixels to table centimetres, saved as TOML."""
+    profile = load_profile(table)
+    if use_aruco == (points is not None):
+        raise DealerAssistError("give exactly one of --points \"x,y x,y x,y x,y\" or --aruco")
+    image = read_image(image_path)
+    size = (int(image.shape[1]), int(image.shape[0]))
+    if use_aruco:
+        cal = calibrate_from_aruco(image, profile)
+    else:
+        img_pts = parse_points(points or "", "--points")
+        if table_points is not None:
+            tab_pts = parse_points(table_points, "--table-points")
+        elif len(profile.markers) >= 4:
+            tab_pts = [m.center for m in profile.markers[:4]]
+        else:
+            raise CalibrationError(f"profile {profile.name!r} has fewer than 4 rail marks; give --table-points")
+        if len(img_pts) != 4 or len(tab_pts) != 4:
+            raise CalibrationError(f"give exactly 4 points (got {len(img_pts)} image, {len(tab_pts)} table)")
+        cal = calibrate_from_points(img_pts, tab_pts, size, profile.name)
+    path = cal.save(Path(out) if out else default_camera_path(profile))
+    if as_json:
+        click.echo(json.dumps({"table": profile.name, "method": cal.method, "error_cm": round(cal.error_cm, 3),
+                               "image_to_table": cal.image_to_table.tolist(), "out": str(path)}))
+    else:
+        click.echo(f"{profile.name}: calibrated by {cal.method}, error {cal.error_cm:.2f} cm, written to {path}")

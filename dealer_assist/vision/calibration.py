@@ -1,0 +1,286 @@
+"""Camera calibration: the homography from image pixels to table centimetres, and its TOML file.
+
+Found from 4 marked table points (image px <-> table cm) or from the ArUco markers the profile puts
+on the rail, saved beside the profile as `calibration/<table>.camera.toml`, loaded with one-line
+errors for a missing or broken file and for a degenerate homography.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import tomli_w
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.table_profile import PROFILE_DIR, TableProfile, toml_value
+
+Matrix = npt.NDArray[np.float64]
+MIN_ARUCO_MARKERS = 3
+MIN_MARKER_SPREAD = 0.15   # the found markers' centres must span this share of the table's box
+
+
+class CalibrationError(DealerAssistError):
+    """A calibration that cannot be computed, or a calibration file that is missing, broken or degenerate."""
+
+
+def apply_homography(matrix: npt.ArrayLike, points: npt.ArrayLike) -> Matrix:
+    """Map points (N, 2) through a 3x3 homography."""
+    h = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    homog = np.concatenate([pts, np.ones((len(pts), 1))], axis=1) @ h.T
+    w = homog[:, 2:3]
+    out: Matrix = homog[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+    return out
+
+
+def check_homography(matrix: npt.ArrayLike, image_size: tuple[int, int], where: str) -> Matrix:
+    """The matrix as a normalised 3x3 image->table homography, or a CalibrationError saying why it is unusable."""
+    h = np.asarray(matrix, dtype=np.float64)
+    if h.shape != (3, 3):
+        raise CalibrationError(f"{where}: the homography must be 3x3, got shape {h.shape}")
+    if not np.all(np.isfinite(h)):
+        raise CalibrationError(f"{where}: the homography has non-finite values")
+    if abs(h[2, 2]) > 1e-12:
+        h = np.asarray(h / h[2, 2], dtype=np.float64)
+    det = float(np.linalg.det(h))
+    if not math.isfinite(det) or abs(det) < 1e-12 or np.linalg.cond(h) > 1e12:
+        raise CalibrationError(f"{where}: the homography is degenerate (singular); recalibrate with 4 points "
+                               "that are not on one line")
+    w, hgt = image_size
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, hgt, 1], [0, hgt, 1]], dtype=np.float64) @ h.T
+    scale = np.abs(h[2]).sum() * max(w, hgt, 1)
+    if np.any(np.abs(corners[:, 2]) < 1e-9 * scale) or len({bool(v > 0) for v in corners[:, 2]}) > 1:
+        raise CalibrationError(f"{where}: the homography is degenerate (the table's horizon crosses the image); "
+                               "recalibrate")
+    return h
+
+
+@dataclass(frozen=True, slots=True)
+class CameraCalibration:
+    """How one camera sees one table: image size, the image->table homography, how it was found and its error."""
+
+    table: str
+    image_size: tuple[int, int]
+    image_to_table: Matrix
+    method: str = "points"
+    error_cm: float = 0.0
+    image_points: tuple[tuple[float, float], ...] = ()
+    table_points: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def table_to_image(self) -> Matrix:
+        """The inverse homography (table cm -> image px), e.g. to draw zones on the live view."""
+        inv = np.linalg.inv(self.image_to_table)
+        out: Matrix = np.asarray(inv / inv[2, 2], dtype=np.float64)
+        return out
+
+    def to_table(self, points: npt.ArrayLike) -> Matrix:
+        """Image px (N, 2) -> table cm (N, 2)."""
+        return apply_homography(self.image_to_table, points)
+
+    def to_image(self, points: npt.ArrayLike) -> Matrix:
+        """Table cm (N, 2) -> image px (N, 2)."""
+        return apply_homography(self.table_to_image, points)
+
+    @classmethod
+    def from_table_to_image(cls, matrix: npt.ArrayLike, image_size: tuple[int, int], table: str,
+                            method: str = "known") -> CameraCalibration:
+        """From a known table->image homography (the simulated table's ground truth)."""
+        inv = np.linalg.inv(np.asarray(matrix, dtype=np.float64))
+        return cls(table, image_size, check_homography(inv, image_size, table), method)
+
+    # -- files ----------------------------------------------------------------------------------
+
+    def to_toml(self) -> str:
+        """The calibration as TOML text."""
+        head = tomli_w.dumps({
+            "table": self.table,
+            "method": self.method,
+            "image_width": int(self.image_size[0]),
+            "image_height": int(self.image_size[1]),
+            "error_cm": round(float(self.error_cm), 4),
+            "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        })
+        rows = ",\n".join("    " + toml_value([float(v) for v in row]) for row in self.image_to_table)
+        lines = ["# Camera calibration: homography from image pixels to table centimetres.", head.rstrip(),
+                 f"image_to_table = [\n{rows},\n]"]
+        if self.image_points:
+            lines += ["", "[points]  # the pairs it was fitted to",
+                      f"image = {toml_value([[round(x, 2), round(y, 2)] for x, y in self.image_points])}",
+                      f"table = {toml_value([[round(x, 3), round(y, 3)] for x, y in self.table_points])}"]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the calibration TOML."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(self.to_toml(), encoding="utf-8")
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path, profile: TableProfile | None = None) -> CameraCalibration:
+        """Read a calibration TOML; with `profile`, also check it was made for that table."""
+        p = Path(path)
+        if not p.is_file():
+            raise CalibrationError(f"camera calibration {str(p)!r} not found; make one with "
+                                   "`dealer-assist calibrate --table PROFILE --image IMG --aruco --out FILE`")
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CalibrationError(f"camera calibration {str(p)!r} cannot be read: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise CalibrationError(f"{p}: not valid TOML: {exc}") from None
+        cal = cls.from_dict(data, where=str(p))
+        if profile is not None and cal.table != profile.name:
+            raise CalibrationError(f"{p}: made for table {cal.table!r}, not {profile.name!r}; recalibrate")
+        return cal
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "<calibration>") -> CameraCalibration:
+        """Build and validate a calibration from parsed TOML."""
+        for key in ("table", "image_width", "image_height", "image_to_table"):
+            if key not in data:
+                raise CalibrationError(f"{where}: missing key {key!r}")
+        table = data["table"]
+        if not isinstance(table, str) or not table:
+            raise CalibrationError(f"{where}: key 'table' must be the profile's name")
+        size = []
+        for key in ("image_width", "image_height"):
+            v = data[key]
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise CalibrationError(f"{where}: key {key!r} must be a whole number of pixels > 0, got {v!r}")
+            size.append(v)
+        raw = data["image_to_table"]
+        ok = (isinstance(raw, list) and len(raw) == 3
+              and all(isinstance(r, list) and len(r) == 3 for r in raw)
+              and all(isinstance(v, int | float) and not isinstance(v, bool) for r in raw for v in r))
+        if not ok:
+            raise CalibrationError(f"{where}: key 'image_to_table' must be a 3x3 list of numbers")
+        image_size = (size[0], size[1])
+        h = check_homography(np.array(raw, dtype=np.float64), image_size, where)
+        err = data.get("error_cm", 0.0)
+        if isinstance(err, bool) or not isinstance(err, int | float) or err < 0:
+            raise CalibrationError(f"{where}: key 'error_cm' must be a number >= 0, got {err!r}")
+        pts = data.get("points", {})
+        image_pts = tuple((float(a), float(b)) for a, b in pts.get("image", []))
+        table_pts = tuple((float(a), float(b)) for a, b in pts.get("table", []))
+        return cls(table, image_size, h, str(data.get("method", "points")), float(err), image_pts, table_pts)
+
+
+def default_camera_path(profile: TableProfile) -> Path:
+    """Where a profile's camera calibration lives by default: beside it, `<name>.camera.toml`."""
+    base = Path(profile.source).parent if profile.source else PROFILE_DIR
+    return base / f"{profile.name}.camera.toml"
+
+
+# -- computing ------------------------------------------------------------------------------------
+
+
+def parse_points(text: str, what: str = "points") -> list[tuple[float, float]]:
+    """Parse "x,y x,y ..." into points; a bad entry gets a one-line error."""
+    out: list[tuple[float, float]] = []
+    for item in text.replace(";", " ").split():
+        parts = item.split(",")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            x, y = float(parts[0]), float(parts[1])
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError
+        except ValueError:
+            raise CalibrationError(f"{what}: bad point {item!r}; accepted: x,y pairs separated by spaces, "
+                                   "like \"102,88 1180,95 1210,650 80,640\"") from None
+        out.append((x, y))
+    return out
+
+
+def _collinear(points: Matrix, tol: float) -> bool:
+    n = len(points)
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                a, b, c = points[i], points[j], points[k]
+                area = abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) / 2
+                span = max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1e-9)
+                if area < tol * span * span:
+                    return True
+    return False
+
+
+def calibrate_from_points(image_points: npt.ArrayLike, table_points: npt.ArrayLike,
+                          image_size: tuple[int, int], table: str, method: str = "points") -> CameraCalibration:
+    """The homography taking `image_points` (px) onto `table_points` (cm); 4 or more pairs, no 3 on one line."""
+    img = np.asarray(image_points, dtype=np.float64).reshape(-1, 2)
+    tab = np.asarray(table_points, dtype=np.float64).reshape(-1, 2)
+    if len(img) != len(tab):
+        raise CalibrationError(f"calibration: {len(img)} image points but {len(tab)} table points; give pairs")
+    if len(img) < 4:
+        raise CalibrationError(f"calibration: need at least 4 point pairs, got {len(img)}")
+    if len(img) == 4 and (_collinear(img, 1e-3) or _collinear(tab, 1e-3)):
+        raise CalibrationError("calibration: 3 of the 4 points lie on one line; mark 4 points spread over the table")
+    h, _ = cv2.findHomography(img.astype(np.float32), tab.astype(np.float32), 0)
+    if h is None:
+        raise CalibrationError("calibration: no homography fits these points; check their order and values")
+    h = check_homography(h, image_size, "calibration")
+    err = float(np.sqrt(np.mean(np.sum((apply_homography(h, img) - tab) ** 2, axis=1))))
+    return CameraCalibration(table, image_size, h, method, err,
+                             tuple((float(x), float(y)) for x, y in img), tuple((float(x), float(y)) for x, y in tab))
+
+
+def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
+    """A BGR image from a file, or a one-line error for a missing or unreadable one."""
+    p = Path(path)
+    if not p.is_file():
+        raise CalibrationError(f"image {str(p)!r} not found")
+    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"image {str(p)!r} is not an image OpenCV can read")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def detect_aruco(image: npt.NDArray[np.uint8], dictionary: str) -> dict[int, Matrix]:
+    """ArUco markers in an image: id -> its 4 corners (4, 2) in px, in cv2.aruco's order."""
+    dict_id = getattr(cv2.aruco, dictionary, None)
+    if dict_id is None:
+        raise CalibrationError(f"unknown ArUco dictionary {dictionary!r}")
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dict_id), params)
+    corners, ids, _ = detector.detectMarkers(gray)
+    if ids is None:
+        return {}
+    return {int(i): np.asarray(c, dtype=np.float64).reshape(4, 2) for i, c in zip(ids.ravel(), corners, strict=True)}
+
+
+def calibrate_from_aruco(image: npt.NDArray[np.uint8], profile: TableProfile) -> CameraCalibration:
+    """The homography from the profile's ArUco markers found in `image` (at least 2 of them)."""
+    if not profile.markers:
+        raise CalibrationError(f"table profile {profile.name!r} defines no ArUco markers ([[aruco.marker]])")
+    found = detect_aruco(image, profile.aruco_dictionary)
+    known = sorted(i for i in found if profile.marker(i) is not None)
+    if len(known) < MIN_ARUCO_MARKERS:
+        expected = ", ".join(str(m.id) for m in profile.markers)
+        raise CalibrationError(
+            f"found {len(known)} of the table's ArUco markers (ids {expected}, {profile.aruco_dictionary}); "
+            f"need at least {MIN_ARUCO_MARKERS} in view"
+        )
+    centres = np.array([profile.marker(i).center for i in known], dtype=np.float32)  # type: ignore[union-attr]
+    spread = float(cv2.contourArea(cv2.convexHull(centres))) / (profile.width_cm * profile.height_cm)
+    if spread < MIN_MARKER_SPREAD:
+        raise CalibrationError(
+            f"the ArUco markers in view ({', '.join(map(str, known))}) are bunched on one part of the table; "
+            "a calibration from them would be wrong far from them: bring more of the rail into view"
+        )
+    img_pts = np.concatenate([found[i] for i in known])
+    tab_pts = np.concatenate([profile.marker(i).corners() for i in known])  # type: ignore[union-attr]
+    size = (int(image.shape[1]), int(image.shape[0]))
+    return calibrate_from_points(img_pts, tab_pts, size, profile.name, method=f"aruco:{','.join(map(str, known))}")
