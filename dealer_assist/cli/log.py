@@ -1,0 +1,155 @@
+"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
+from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
+from dealer_assist.store.phh import export_phh
+from dealer_assist.store.render import render_story
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _OneLineErrors(click.Group):
+    """Bad arguments to a `log` subcommand become one `error: ...` line with exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise DealerAssistError(exc.format_message()) from None
+
+
+def log_option(func: F) -> F:
+    """The `--log PATH` option every subcommand takes."""
+    return click.option(
+        "--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        help=f"Hand log file. Default: ${LOG_ENV} if set, else {default_log_path()}.",
+    )(func)
+
+
+def _open(log_path: Path | None) -> HandLog:
+    return HandLog.open_readonly(resolve_log_path(log_path))
+
+
+def _hand_id(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise DealerAssistError(f"bad hand {text!r}; give a hand id as shown by `dealer-assist log list`")
+    return int(text)
+
+
+@click.group(cls=_OneLineErrors)
+def log() -> None:
+    """Review the hand log: verify its hash chain, list hands, tell a hand's story, export it.
+
+    The log is a SQLite file (browse it with Datasette); key frames are JPEG files in a folder
+    beside it. These commands only read it.
+    """
+
+
+@log.command()
+@log_option
+@click.option("--head", "head_text", default=None, metavar="SEQ:HASH",
+              help="A chain head recorded earlier (printed by this command); fail unless the log still holds it.")
+def verify(log_path: Path | None, head_text: str | None) -> None:
+    """Check every record against the hash chain; exit status 1 and one line per problem if any."""
+    expected = ChainHead.parse(head_text) if head_text else None
+    with _open(log_path) as hand_log:
+        report = hand_log.verify(expected_head=expected)
+    for problem in report.problems:
+        click.echo(str(problem))
+    if report.incomplete_hands:
+        ids = ", ".join(str(h) for h in report.incomplete_hands)
+        click.echo(f"note: hands left incomplete when the recorder stopped: {ids}")
+    if not report.ok:
+        click.echo(f"FAILED: {len(report.problems)} problem(s) in {report.records} records", err=True)
+        sys.exit(1)
+    click.echo(f"ok: {report.records} records, {report.snapshots} snapshot(s) checked; chain head {report.head}")
+
+
+@log.command("list")
+@log_option
+@click.option("--table", default=None, help="Only hands at this table (its name).")
+@click.option("--date", default=None, metavar="YYYY-MM-DD", help="Only hands started on this (local) date.")
+@click.option("--dealer", default=None, help="Only hands dealt by this dealer.")
+@click.option("--seat", default=None, metavar="N", help="Only hands in which seat N was dealt in.")
+@click.option("--flag", default=None, metavar="KIND", help="Only hands with a flag of this kind (e.g. card_exposed).")
+@click.option("--limit", default=None, metavar="N", help="At most N hands.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand instead of a table line.")
+def list_(log_path: Path | None, table: str | None, date: str | None, dealer: str | None, seat: str | None,
+          flag: str | None, limit: str | None, as_json: bool) -> None:
+    """List the hands that match every filter given, oldest first."""
+    seat_n = _number("--seat", seat)
+    limit_n = _number("--limit", limit)
+    with _open(log_path) as hand_log:
+        hands = hand_log.list_hands(table=table, date=date, dealer=dealer, seat=seat_n, flag=flag, limit=limit_n)
+    for h in hands:
+        if as_json:
+            click.echo(json.dumps(asdict(h)))
+            continue
+        seats = ",".join(str(s) for s in h.seats)
+        click.echo(f"{h.id:>8}  {h.started_at[:19].replace('T', ' ')}  {h.table}  #{h.number}  "
+                   f"dealer {h.dealer}  seats {seats}  {h.status or 'in progress'}  flags {h.flags}")
+    if not hands and not as_json:
+        click.echo("no hands match", err=True)
+
+
+def _number(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit():
+        raise DealerAssistError(f"bad {option} {text!r}; expected a whole number")
+    return int(text)
+
+
+@log.command()
+@log_option
+@click.argument("hand")
+def show(log_path: Path | None, hand: str) -> None:
+    """Tell HAND's whole story: every card dealt, action, flag, correction, and the award and why."""
+    with _open(log_path) as hand_log:
+        click.echo(render_story(hand_log.story(_hand_id(hand))))
+
+
+@log.command()
+@log_option
+@click.argument("hand", required=False)
+@click.option("--all", "all_hands", is_flag=True, help="Export every hand instead of one.")
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="json", show_default=True,
+              help="json: the stored records; csv: one line per record; phh: Poker Hand History text.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of standard output.")
+def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, output: Path | None) -> None:
+    """Export HAND (or --all hands) as JSON, CSV or PHH."""
+    if bool(hand) == all_hands:
+        raise DealerAssistError("give either a HAND id or --all")
+    with _open(log_path) as hand_log:
+        ids = hand_log.hand_ids() if all_hands else [_hand_id(hand or "")]
+
+        def stories() -> Iterator[HandStory]:
+            for hand_id in ids:
+                yield hand_log.story(hand_id)
+
+        if fmt == "json":
+            chunks = export_json(stories(), single=not all_hands)
+        elif fmt == "csv":
+            chunks = export_csv(stories())
+        else:
+            chunks = export_phh(stories())
+        if output is None:
+            for chunk in chunks:
+                click.echo(chunk, nl=False)
+        else:
+            with open(output, "w", encoding="utf-8", newline="") as fh:
+                for chunk in chunks:
+                    fh.write(chunk)

@@ -1,0 +1,163 @@
+"""A hand's whole story in plain text, rendered from its stored records (what `log show` prints)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from dealer_assist.store.records import (
+    HandStory,
+    StoredAction,
+    StoredAward,
+    StoredCorrection,
+    StoredEvent,
+    StoredFlag,
+    StoredRecord,
+    StoredSnapshot,
+)
+from dealer_assist.vision.events import TableEvent
+
+
+def _when(t: float | None, frame: int | None = None) -> str:
+    stamp = f"{t:9.2f}s" if t is not None else " " * 10
+    return f"{stamp}  {f'frame {frame}' if frame is not None else '':<12}"
+
+
+def _card(value: Any) -> str:
+    return "a face-down card" if value is None else str(value)
+
+
+def _cards(values: Any) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def event_sentence(event: TableEvent) -> str:
+    """What happened, as a dealer would say it."""
+    data = event.to_dict()
+    seat = data.get("seat")
+    kind = event.kind
+    if kind == "dealt":
+        return f"seat {seat} is dealt {_card(data.get('card'))}"
+    if kind == "exposed":
+        where = f" at seat {seat}" if seat is not None else ""
+        return f"card exposed{where}: {_card(data.get('card'))}"
+    if kind == "burned":
+        return "a card is burned"
+    if kind == "discarded":
+        count = data.get("count", 0)
+        faces = f" ({_cards(data['cards'])})" if data.get("cards") else ""
+        return f"seat {seat} discards {count} card{'s' if count != 1 else ''}{faces}"
+    if kind == "replaced":
+        return f"seat {seat} receives replacement {_card(data.get('card'))}"
+    if kind == "folded":
+        return f"seat {seat} folds (cards into the muck)"
+    if kind == "shown":
+        return f"seat {seat} shows {_cards(data.get('cards', ()))}"
+    if kind == "button_moved":
+        return f"the button moves to seat {seat}"
+    if kind == "gathered":
+        return "the cards are gathered"
+    return f"{kind}: {data}"
+
+
+def action_sentence(action: StoredAction) -> str:
+    """ "seat 2 raises to 20 (dealer)"."""
+    verb = {"fold": "folds", "check": "checks", "call": "calls", "bet": "bets", "raise": "raises to"}.get(
+        action.action, action.action)
+    amount = f" {action.amount}" if action.amount is not None and action.action in ("bet", "raise", "call") else ""
+    phase = f" [{action.phase}]" if action.phase else ""
+    source = "seen by the camera" if action.source == "vision" else "entered by the dealer"
+    return f"seat {action.seat} {verb}{amount}{phase} ({source})"
+
+
+def flag_sentence(flag: StoredFlag) -> str:
+    """ "FLAG misdeal card_exposed, seat 2: message (rule ...; house option ...)"."""
+    seat = f", seat {flag.seat}" if flag.seat is not None else ""
+    option = f"; house option {flag.option}" if flag.option else ""
+    snap = f"; key frame {flag.snapshot[:12]}" if flag.snapshot else ""
+    return f"FLAG #{flag.id} {flag.severity} {flag.kind}{seat}: {flag.message} (rule: {flag.rule}{option}{snap})"
+
+
+def correction_sentence(corr: StoredCorrection) -> str:
+    """ "FLOOR correction #1 by bob: dismisses flag #3 — reason"."""
+    what = {
+        "misread_card": f"event #{corr.target_id} was misread; the card was {corr.data.get('card')}",
+        "void_hand": "voids the hand",
+        "accept_flag": f"accepts flag #{corr.target_id}",
+        "dismiss_flag": f"dismisses flag #{corr.target_id}",
+        "note": "notes",
+    }.get(corr.kind, f"{corr.kind} {corr.target_table} #{corr.target_id}")
+    return f"FLOOR correction #{corr.id} by {corr.by}: {what}: {corr.reason}"
+
+
+def _award_lines(award: StoredAward) -> list[str]:
+    lines = [f"  {line}" for line in award.explanation]
+    for pot in award.award.get("pots") or ():
+        if not isinstance(pot, Mapping):
+            continue
+        for share in pot.get("shares") or ():
+            if isinstance(share, Mapping):
+                portion = share.get("portion")
+                part = "" if portion in (None, "whole") else f", {portion} half"
+                lines.append(f"    {pot.get('name', 'pot')}{part}: seat {share.get('seat')} gets "
+                             f"{share.get('amount')} because {share.get('reason')}")
+    totals = award.award.get("totals")
+    if isinstance(totals, Mapping) and totals:
+        each = ", ".join(f"seat {s} {a}" for s, a in sorted(totals.items(), key=lambda kv: int(kv[0])))
+        lines.append(f"  Totals: {each}")
+    return lines
+
+
+def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str]]) -> list[str]:
+    if isinstance(record, StoredEvent):
+        ev = record.event
+        lines = [f"{_when(ev.t, ev.frame)}{event_sentence(ev)}"]
+        lines += [f"{'':24}  ^ {n}" for n in notes.get(("events", record.id), ())]
+        return lines
+    if isinstance(record, StoredAction):
+        return [f"{_when(record.t, record.frame)}{action_sentence(record)}"]
+    if isinstance(record, StoredFlag):
+        lines = [f"{_when(record.t, record.frame)}{flag_sentence(record)}"]
+        lines += [f"{'':24}  ^ {n}" for n in notes.get(("flags", record.id), ())]
+        return lines
+    if isinstance(record, StoredAward):
+        return [f"{_when(record.t)}AWARD", *_award_lines(record)]
+    if isinstance(record, StoredCorrection):
+        return [f"{_when(record.t)}{correction_sentence(record)} (recorded {record.recorded_at})"]
+    if isinstance(record, StoredSnapshot):
+        return [f"{_when(record.t, record.frame)}key frame '{record.label}' saved: {record.sha256}"]
+    return [repr(record)]
+
+
+def render_story(story: HandStory) -> str:
+    """The whole hand as text: header, then every record in the order it was written."""
+    hand = story.hand
+    seats = ", ".join(f"seat {s} ({stack})" for s, stack in hand.seats.items())
+    lines = [
+        f"Hand {hand.id}: table {hand.table}, hand #{hand.number}, {hand.game}, dealer {hand.dealer} "
+        f"(session {hand.session_id})",
+        f"Started {hand.started_at}; button at seat {hand.button}",
+        f"Seats and starting stacks: {seats}",
+    ]
+    rules = [r.strip() for r in story.house_rules.splitlines() if r.strip() and not r.startswith("#")]
+    if rules:
+        lines.append("House rules: " + "; ".join(rules))
+    notes: dict[tuple[str, int], list[str]] = {}
+    for rec in story.records:
+        if isinstance(rec, StoredCorrection) and rec.target_table != "hands":
+            notes.setdefault((rec.target_table, rec.target_id), []).append(
+                f"corrected by floor (#{rec.id}, {rec.by}): {correction_sentence(rec).split(': ', 1)[1]}")
+    lines.append("")
+    for rec in story.records:
+        lines += _record_lines(rec, notes)
+    lines.append("")
+    if story.end is None:
+        lines.append("Not ended yet (still being recorded).")
+    elif story.end.status == "incomplete":
+        lines.append(f"INCOMPLETE: {story.end.reason} (marked {story.end.ended_at})")
+    else:
+        reason = f": {story.end.reason}" if story.end.reason else ""
+        lines.append(f"Ended {story.end.status}{reason} at {story.end.ended_at}")
+    if any(isinstance(r, StoredCorrection) and r.kind == "void_hand" for r in story.records):
+        lines.append("VOIDED by the floor (see the correction above).")
+    return "\n".join(lines)
