@@ -15,6 +15,7 @@ from dealer_assist.errors import DealerAssistError
 COMMANDS: dict[str, str] = {
     "app": "dealer_assist.cli.app_cmd:app",
     "calibrate": "dealer_assist.cli.calibrate:calibrate",
+    "log": "dealer_assist.cli.log:log",
     "rank": "dealer_assist.cli.rank:rank",
     "showdown": "dealer_assist.cli.showdown:showdown",
 }
