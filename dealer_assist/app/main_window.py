@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
         self.flags.clear()
         for flag in reversed(demo.sample_flags()):
             self.flags.add(flag)
-        self.live.showdown.set_award(demo.sample_award())
+        self.live.showdown.set_award(demo.sample_award())  # on its tab; the video stays in front
 
     def start_capture(self) -> None:
         if self.settings.source_kind != "simulated" or self.capture is not None:

@@ -50,6 +50,10 @@ QListWidget, QTableWidget, QTextEdit, QPlainTextEdit, QLineEdit, QSpinBox, QComb
 QHeaderView::section {{ background: {PANEL_HI}; color: {MUTED}; border: none; padding: 6px; font-weight: 600; }}
 QTableWidget {{ gridline-color: {BORDER}; }}
 QSpinBox {{ min-height: 30px; }}
+QTabWidget::pane {{ border: 1px solid {BORDER}; border-radius: 8px; }}
+QTabBar::tab {{ background: {PANEL}; color: {MUTED}; padding: 8px 22px; border: 1px solid {BORDER};
+  border-bottom: none; border-top-left-radius: 8px; border-top-right-radius: 8px; font-weight: 600; }}
+QTabBar::tab:selected {{ background: {PANEL_HI}; color: {TEXT}; border-color: {ACCENT}; }}
 QStatusBar {{ color: {MUTED}; }}
 QScrollArea {{ border: none; }}
 """

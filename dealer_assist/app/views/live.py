@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.app.models.action_pad import ActionPadModel
 from dealer_assist.app.models.capture import LatestFrame
@@ -15,10 +15,11 @@ from dealer_assist.app.widgets.pots import PotsDisplay
 from dealer_assist.app.widgets.seat_panel import SeatsGrid
 from dealer_assist.app.widgets.showdown_board import ShowdownBoard
 from dealer_assist.audit.records import Prompt
+from dealer_assist.rules.awards import Award
 
 
 class LiveView(QWidget):
-    """Left: video over the seat panels. Right: pots, action pad, showdown board, flags.
+    """Left: video (or the showdown board, a tab beside it) over the seat panels. Right: pots, pad, flags.
 
     The models are public so the referee (or the demo driver) feeds them: `table.set_prompt(...)`
     also updates the pad; `pad_model.submitted` carries the dealer's DealerAction out.
@@ -51,7 +52,12 @@ class LiveView(QWidget):
         self.banner.hide()
         left_layout.addWidget(self.banner)
         self.video = FrameView(slot)
-        left_layout.addWidget(self.video, 3)
+        self.showdown = ShowdownBoard()
+        self.center = QTabWidget()
+        self.center.addTab(self.video, "Table")
+        self.center.addTab(self.showdown, "Showdown")
+        self.center.setTabToolTip(1, "who wins each pot, the split and the odd chip, to read out")
+        left_layout.addWidget(self.center, 3)
         self.seats = SeatsGrid(self.table, columns=3)
         left_layout.addWidget(self.seats, 2)
         split.addWidget(left)
@@ -63,8 +69,6 @@ class LiveView(QWidget):
         right_layout.addWidget(self.pots)
         self.pad = ActionPad(self.pad_model)
         right_layout.addWidget(self.pad)
-        self.showdown = ShowdownBoard()
-        right_layout.addWidget(self.showdown, 3)
         self.flag_list = FlagList(self.flags)
         right_layout.addWidget(self.flag_list, 2)
         split.addWidget(right)
@@ -75,6 +79,11 @@ class LiveView(QWidget):
 
     def _on_prompt(self, prompt: Prompt) -> None:
         self.pad_model.set_prompt(prompt)
+
+    def show_award(self, award: Award | None) -> None:
+        """Put the award on the showdown board and bring the board to the front."""
+        self.showdown.set_award(award)
+        self.center.setCurrentWidget(self.showdown if award is not None else self.video)
 
     def show_banner(self, text: str | None) -> None:
         if text:

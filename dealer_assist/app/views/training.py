@@ -149,6 +149,7 @@ class TrainingView(QWidget):
             panel = SeatPanel(state, drill.game, show_names=False)
             panel.stack.setText(f"Put in {drill.contributions.get(seat, 0):,}")
             panel.draws.setText("")
+            panel.hand.hide()
             panel.setMinimumWidth(0)
             self.seats_box.addWidget(panel, i // 3, i % 3)
         self._build_answer_grid()
@@ -178,7 +179,9 @@ class TrainingView(QWidget):
                 cells.addWidget(QLabel(f"S{seat}"))
                 spin = QSpinBox()
                 spin.setRange(0, amount)
-                spin.setMinimumWidth(96)
+                # Typed, not clicked: hide the arrows (NoButtons collapses the editor under a stylesheet).
+                spin.setStyleSheet("QSpinBox::up-button, QSpinBox::down-button { width: 0px; border: none; }")
+                spin.setMinimumWidth(90)
                 spin.setToolTip(f"chips seat {seat} wins from the {name.lower()}")
                 cells.addWidget(spin)
                 self.inputs[key][seat] = spin

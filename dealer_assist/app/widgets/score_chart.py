@@ -39,7 +39,7 @@ class ScoreChart(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor(theme.PANEL))
         fm = p.fontMetrics()
-        left, top, right, bottom = fm.horizontalAdvance("100%") + 16, fm.height() + 14, 14, fm.height() + 12
+        left, top, right, bottom = fm.horizontalAdvance("100%") + 16, 2 * fm.height() + 18, 14, fm.height() // 2 + 8
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
         p.setPen(QColor(theme.MUTED))
         p.drawText(QRectF(left, 4, plot.width(), fm.height() + 4), Qt.AlignmentFlag.AlignLeft, self.title)
@@ -76,5 +76,5 @@ class ScoreChart(QWidget):
             p.drawEllipse(point(i, v), 4, 4)
         p.setPen(QColor(theme.MUTED))
         caption = f"{n} drill{'s' if n != 1 else ''} · last {self.values[-1]:.0f}% · avg(10) {self.rolling()[-1]:.0f}%"
-        p.drawText(QRectF(left, plot.bottom() + 4, plot.width(), fm.height() + 4), Qt.AlignmentFlag.AlignRight, caption)
+        p.drawText(QRectF(left, fm.height() + 6, plot.width(), fm.height() + 4), Qt.AlignmentFlag.AlignLeft, caption)
         p.end()
