@@ -30,7 +30,10 @@ CHAIN_COLUMNS = ("seq", "prev", "hash")
 
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: the same content always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise DealerAssistError(f"times and amounts must be finite numbers, got {value!r}") from None
 
 
 def row_content(table: str, row: dict[str, Any]) -> str:

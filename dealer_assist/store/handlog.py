@@ -314,7 +314,9 @@ class HandLog:
         return ref
 
     def _require_hand(self, hand_id: int, *, open_: bool) -> None:
-        """A clear error for a hand that does not exist or (when `open_`) has already ended."""
+        """A clear error for a read-only log, a hand that does not exist or (when `open_`) has already ended."""
+        if self._anchor is None:
+            raise DealerAssistError(f"the hand log {self.path} is open read-only")
         if open_ and hand_id in self._open_hands:
             return
         exists = self.conn.execute("SELECT 1 FROM hands WHERE id = ?", (hand_id,)).fetchone()
