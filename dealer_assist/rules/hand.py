@@ -883,6 +883,16 @@ class Hand:
         i = self._verify_shower(seat, "a muck")
         if not self._shown and len(self._show_order) == 1:
             raise IllegalStep(f"a muck by seat {self.seats[i]}", "the last hand in wins the pot; nothing to muck to")
+        contrib = self.contributed
+        second = sorted(contrib)[-2]
+        level = min(contrib[i], second)  # what seat i has in play once an uncalled excess is returned
+        contenders = set(self._show_order[1:]) | set(self._shown)
+        if not any(contrib[j] >= level for j in contenders):
+            raise IllegalStep(
+                f"a muck by seat {self.seats[i]}",
+                "no other hand still in contests this seat's top side pot: the last hand in a pot wins it "
+                "without a showdown, so it cannot be mucked",
+            )
         return i
 
     def can_muck(self, seat: int | None = None) -> bool:
@@ -954,9 +964,9 @@ def _uncontested(winner: int, contributions: Mapping[int, int]) -> Award:
     awards: list[PotAward] = []
     for index, pot in enumerate(pots):
         name = pot_name(index)
-        reason = "every other seat folded; wins without showing"
+        reason = "every other seat folded or mucked; wins without showing"
         share = Share(winner, pot.amount, "whole", None, 0, reason)
-        sentence = f"Seat {winner} wins the {name}, {pot.amount} chips, uncontested: every other seat folded."
+        sentence = f"Seat {winner} wins the {name}, {pot.amount} chips, uncontested: every other seat folded or mucked."
         awards.append(PotAward(index, name, pot.amount, pot.eligible, (share,), (sentence,)))
     totals = {seat: returned.get(seat, 0) for seat in contributions}
     totals[winner] = totals.get(winner, 0) + sum(p.amount for p in pots)

@@ -50,8 +50,8 @@ def choose_action(hand: Hand, rng: random.Random) -> None:
         hand.fold()
 
 
-def step_dealer_or_draw(hand: Hand, rng: random.Random) -> None:
-    """Take the dealer's next step (post, deal, burn, reshuffle, replace) or a random discard."""
+def step_dealer_or_draw(hand: Hand, rng: random.Random, *, muck_rate: float = 0.1) -> None:
+    """Take the dealer's next step (post, deal, burn, reshuffle, replace), a random discard, show or muck."""
     phase = hand.phase
     if phase is Phase.POSTING:
         hand.post()
@@ -72,7 +72,7 @@ def step_dealer_or_draw(hand: Hand, rng: random.Random) -> None:
         else:
             hand.replace()
     elif phase is Phase.SHOWDOWN:
-        if rng.random() < 0.1 and hand.can_muck():
+        if rng.random() < muck_rate and hand.can_muck():
             hand.muck()
         else:
             hand.show()
