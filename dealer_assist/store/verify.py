@@ -20,6 +20,7 @@ import heapq
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Literal
 
@@ -96,22 +97,35 @@ class _Walker:
             seq: int | None = None) -> None:
         self.problems.append(Problem(kind, message, table, row_id, seq))
 
+    def group(self, seq: int, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        """All rows claiming one sequence number: the one that fits the chain is kept, the others are inserted."""
+        def fits(item: tuple[str, dict[str, Any]]) -> tuple[bool, bool]:
+            table, row = item
+            return (row_hash(str(row.get("prev")), table, row) == row.get("hash"), row.get("prev") == self.last.hash)
+
+        ranked = sorted(rows, key=lambda item: fits(item), reverse=True)  # stable: table order breaks ties
+        table, row = ranked[0]
+        name = f"{table} #{row.get('id')} (seq {seq})"
+        for other_table, other in ranked[1:]:
+            self.records += 1
+            self.add("inserted", f"{other_table} #{other.get('id')} (seq {seq}) reuses sequence number {seq}, "
+                     f"already taken by {name}", other_table, other.get("id"), seq)
+        self.step(seq, table, row)
+
     def step(self, seq: int, table: str, row: dict[str, Any]) -> None:
+        """Check one row: its own hash, its table's id sequence, its link to the row before."""
         self.records += 1
         row_id = row.get("id")
         name = f"{table} #{row_id} (seq {seq})"
-        if row_hash(str(row.get("prev")), table, row) != row.get("hash"):
+        intact = row_hash(str(row.get("prev")), table, row) == row.get("hash")
+        if not intact:
             self.add("edited", f"{name} was changed: its content no longer matches its hash", table, row_id, seq)
         previous_id = self.last_id.get(table, 0)
-        if isinstance(row_id, int) and row_id > previous_id + 1:
+        if intact and isinstance(row_id, int) and row_id > previous_id + 1:
             self.add("deleted", f"{table} #{_span(previous_id + 1, row_id - 1)} missing (ids jump from "
                      f"{previous_id} to {row_id})", table, previous_id + 1)
         if isinstance(row_id, int):
             self.last_id[table] = max(previous_id, row_id)
-        if seq <= self.last.seq:
-            self.add("inserted", f"{name} reuses sequence number {seq}, already taken by {self.last_name}",
-                     table, row_id, seq)
-            return
         if seq > self.last.seq + 1:
             self.add("deleted", f"records at seq {_span(self.last.seq + 1, seq - 1)} are missing (between "
                      f"{self.last_name} and {name})", table, row_id, self.last.seq + 1)
@@ -131,17 +145,18 @@ def _check_schema(conn: sqlite3.Connection, walker: _Walker) -> list[str]:
     """Missing record tables or append-only triggers; returns the tables that exist."""
     names = {r[0]: r[1] for r in conn.execute("SELECT name, type FROM sqlite_master")}
     present = []
+    dropped: list[str] = []
     for table, triggers in guard_triggers().items():
         if names.get(table) != "table":
             walker.add("schema", f"the {table} table is missing (all its records were deleted)", table)
             continue
         present.append(table)
-        for trigger in triggers:
-            if names.get(trigger) != "trigger":
-                walker.add("schema", f"the append-only guard {trigger} was removed from {table}", table)
+        dropped += [trigger for trigger in triggers if names.get(trigger) != "trigger"]
         bad = conn.execute(f'SELECT id FROM "{table}" WHERE typeof(seq) != \'integer\'').fetchall()
         for (row_id,) in bad:
             walker.add("inserted", f"{table} #{row_id} has no place in the chain (no sequence number)", table, row_id)
+    if dropped:
+        walker.add("schema", f"append-only guard trigger(s) removed: {', '.join(dropped)}")
     return present
 
 
@@ -219,8 +234,13 @@ def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainH
     walker = _Walker(expected_head)
     present = _check_schema(conn, walker)
     streams = [_table_rows(conn, table) for table in present]
-    for seq, table, row in heapq.merge(*streams, key=lambda item: item[0]):
-        walker.step(seq, table, row)
+    merged = heapq.merge(*streams, key=lambda item: item[0])
+    for seq, group in groupby(merged, key=lambda item: item[0]):
+        rows = [(table, row) for _, table, row in group]
+        if len(rows) == 1:
+            walker.step(seq, *rows[0])
+        else:
+            walker.group(seq, rows)
     _check_anchor(db_path, walker)
     if expected_head is not None and not walker.expected_seen:
         walker.add("deleted", f"the head you gave (seq {expected_head.seq}) is beyond the end of the log "
