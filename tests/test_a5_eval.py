@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import pairwise
+from itertools import pairwise, product
 
 import numpy as np
 import pytest
@@ -11,7 +11,15 @@ from pokerkit import Card as PKCard
 from pokerkit import RegularLowHand
 
 from dealer_assist.cards import SUITS, Card, CardError, Rank, card_from_index, parse_cards
-from dealer_assist.rules.lowball import CLASS_COUNT, a5_class, a5_name, a5_rank, evaluate_a5, evaluate_a5_batch
+from dealer_assist.rules.lowball import (
+    CLASS_COUNT,
+    SORT5,
+    a5_class,
+    a5_name,
+    a5_rank,
+    evaluate_a5,
+    evaluate_a5_batch,
+)
 
 PK_CARDS = tuple(next(iter(PKCard.parse(str(card_from_index(i))))) for i in range(52))
 SAMPLE = 250_000
@@ -101,3 +109,19 @@ def test_bad_hands_are_errors() -> None:
         evaluate_a5_batch(np.zeros((2, 4), dtype=np.int64))
     with pytest.raises(CardError):
         evaluate_a5_batch(np.array([[0, 1, 2, 3, 52]]))
+
+
+def test_sorting_network_sorts_every_input() -> None:
+    for values in product(range(5), repeat=5):
+        out = list(values)
+        for i, j in SORT5:
+            if out[i] > out[j]:
+                out[i], out[j] = out[j], out[i]
+        assert out == sorted(values)
+
+
+def test_batch_marks_repeated_cards_and_takes_small_integer_types() -> None:
+    rows = np.array([[0, 5, 10, 15, 0], [0, 5, 10, 15, 16], [51, 50, 49, 48, 47]])
+    assert evaluate_a5_batch(rows).tolist() == [0, 1, CLASS_COUNT]
+    assert evaluate_a5_batch(rows.astype(np.uint8)).tolist() == [0, 1, CLASS_COUNT]
+    assert evaluate_a5_batch(np.zeros((0, 5), dtype=np.int64)).shape == (0,)

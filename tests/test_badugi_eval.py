@@ -146,3 +146,7 @@ def test_batch_marks_repeated_cards_and_rejects_bad_shapes() -> None:
     with pytest.raises(CardError):
         evaluate_badugi_batch(np.array([[0, 1, 2, -1]]))
     assert evaluate_badugi_batch(np.zeros((0, 4), dtype=np.int64)).shape == (0,)
+    rows = np.array([[51, 50, 49, 48], [0, 5, 10, 15], [3, 6, 9, 12]], dtype=np.uint8)
+    assert evaluate_badugi_batch(rows).tolist() == [CLASS_COUNT, 1, 1]
+    with pytest.raises(CardError, match="integers"):
+        evaluate_badugi_batch(np.zeros((1, 4), dtype=np.float64))

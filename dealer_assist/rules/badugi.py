@@ -4,9 +4,11 @@ A hand's value is its best subset of cards with all-different ranks and suits: m
 fewer; between equal sizes the highest card decides, then the next (ace low); suits never break
 ties. There are 1,092 classes (13 + 78 + 286 + 715 rank sets); rank 1 is A-2-3-4 of four suits.
 
-Single calls use a table over every ordered 4-card draw (52**4 uint16 entries, built once with
-numpy in about a second) so a four-card hand costs one index; `evaluate_badugi_batch` uses the same
-table for whole numpy arrays.
+Speed: only 25,012 card subsets can play (1 to 4 cards of distinct ranks and suits). Each gets an
+id, numbered in order of class rank, and a ready-made HandValue. One table over every ordered
+4-card draw (52**4 uint16 entries, built with numpy in a fraction of a second) holds the id of the
+best subset, so a four-card hand costs one index and two lookups, a five-card hand five; the
+batch path gathers ids for whole numpy arrays and maps them to ranks. Id 0 marks a repeated card.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ from __future__ import annotations
 import array
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 import numpy as np
 import numpy.typing as npt
 
-from dealer_assist.cards import Card, CardError, Rank
+from dealer_assist.cards import SUITS, Card, CardError, Rank, Suit
 from dealer_assist.rules.hand_value import HandValue
 
 _SIZES = (4, 3, 2, 1)
+CLASS_COUNT = 1092
+SUBSET_COUNT = 25012
 
 
 @cache
@@ -36,53 +40,10 @@ def _classes() -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-CLASS_COUNT = 1092
-
-
 @cache
-def _rank_of_mask() -> npt.NDArray[np.uint16]:
-    """Class rank (1-based) for each 13-bit rank mask of a valid subset; 0 where no class."""
-    table = np.zeros(1 << 13, dtype=np.uint16)
-    for i, ranks in enumerate(_classes()):
-        mask = 0
-        for r in ranks:
-            mask |= 1 << (r - 1)
-        table[mask] = i + 1
-    return table
-
-
-@cache
-def _table() -> array.array[int]:
-    """Rank of every ordered 4-tuple of card indices, flattened as ((a*52+b)*52+c)*52+d."""
-    idx = np.arange(52, dtype=np.int32)
-    a, b, c, d = np.meshgrid(idx, idx, idx, idx, indexing="ij", copy=False)
-    cards = [x.ravel() for x in (a, b, c, d)]
-    rank_bits = [np.left_shift(1, x // 4).astype(np.int32) for x in cards]
-    suit_bits = [np.left_shift(1, x % 4).astype(np.int32) for x in cards]
-    mask_rank = _rank_of_mask()
-    best = np.full(cards[0].shape, np.iinfo(np.uint16).max, dtype=np.uint16)
-    for size in range(1, 5):
-        for combo in combinations(range(4), size):
-            rbits = np.zeros_like(cards[0])
-            sbits = np.zeros_like(cards[0])
-            ok = np.ones(cards[0].shape, dtype=bool)
-            for i in combo:
-                ok &= (rbits & rank_bits[i]) == 0
-                ok &= (sbits & suit_bits[i]) == 0
-                rbits |= rank_bits[i]
-                sbits |= suit_bits[i]
-            cand = np.where(ok, mask_rank[rbits], np.iinfo(np.uint16).max).astype(np.uint16)
-            np.minimum(best, cand, out=best)
-    # Tuples that repeat a card are impossible hands; mark them 0 so a lookup can tell.
-    dup = (cards[0] == cards[1]) | (cards[0] == cards[2]) | (cards[0] == cards[3])
-    dup |= (cards[1] == cards[2]) | (cards[1] == cards[3]) | (cards[2] == cards[3])
-    best[dup] = 0
-    return array.array("H", best.tobytes())
-
-
-@cache
-def _table_np() -> npt.NDArray[np.uint16]:
-    return np.frombuffer(_table(), dtype=np.uint16)
+def _rank_of_ranks() -> dict[tuple[int, ...], int]:
+    """Class rank (1-based) by its ranks high to low."""
+    return {ranks: i + 1 for i, ranks in enumerate(_classes())}
 
 
 def badugi_class(rank: int) -> tuple[int, ...]:
@@ -102,42 +63,128 @@ def badugi_name(rank: int) -> str:
     return f"{('one', 'two', 'three')[size - 1]}-card {text}"
 
 
+@cache
+def _subsets() -> tuple[tuple[HandValue, ...], npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
+    """Every playable subset: its HandValue by id (index 0 unused), its 52-bit card masks sorted, their ids.
+
+    Ids run 1..25,012 in order of class rank, so a smaller id is never a worse hand.
+    """
+    rank_of = _rank_of_ranks()
+    names = [badugi_name(r) for r in range(1, CLASS_COUNT + 1)]
+    found: list[tuple[int, int, tuple[Card, ...]]] = []
+    for size in range(1, 5):
+        for ranks in combinations(range(13, 0, -1), size):  # high card first
+            for suits in permutations(SUITS, size):
+                cards = tuple(Card(Rank(r), s) for r, s in zip(ranks, suits, strict=True))
+                mask = sum(1 << c.index for c in cards)
+                found.append((rank_of[ranks], mask, cards))
+    found.sort(key=lambda t: (t[0], t[1]))
+    values = (
+        HandValue("badugi", 0, "", ()),
+        *(HandValue("badugi", rank, names[rank - 1], cards) for rank, _, cards in found),
+    )
+    masks = np.array([m for _, m, _ in found], dtype=np.int64)
+    order = np.argsort(masks)
+    return values, masks[order], (order + 1).astype(np.uint16)
+
+
+@cache
+def _rank_of_id() -> npt.NDArray[np.uint16]:
+    """Class rank by subset id; 0 for id 0 (a repeated card)."""
+    return np.array([v.rank for v in _subsets()[0]], dtype=np.uint16)
+
+
+@cache
+def _table() -> npt.NDArray[np.uint16]:
+    """Best subset id of every ordered 4-tuple of card indices, flattened as ((a*52+b)*52+c)*52+d."""
+    _, sorted_masks, ids_of_sorted = _subsets()
+    combos = np.array(list(combinations(range(52), 4)), dtype=np.int64)
+    rank_bit = np.left_shift(1, combos // 4)
+    suit_bit = np.left_shift(1, combos % 4)
+    card_bit = np.left_shift(np.int64(1), combos)
+    best = np.full(len(combos), np.iinfo(np.uint16).max, dtype=np.uint16)
+    for size in range(1, 5):
+        for pos in combinations(range(4), size):
+            ranks = np.bitwise_or.reduce(rank_bit[:, pos], axis=1)
+            suits = np.bitwise_or.reduce(suit_bit[:, pos], axis=1)
+            ok = (_popcount(ranks) == size) & (_popcount(suits) == size)
+            masks = card_bit[:, pos].sum(axis=1)[ok]
+            ids = ids_of_sorted[np.searchsorted(sorted_masks, masks)]
+            best[ok] = np.minimum(best[ok], ids)
+    table = np.zeros(52**4, dtype=np.uint16)
+    for perm in permutations(range(4)):
+        a, b, c, d = (combos[:, i] for i in perm)
+        table[((a * 52 + b) * 52 + c) * 52 + d] = best
+    table.setflags(write=False)
+    return table
+
+
+def _popcount(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Set bits of small non-negative integers (up to 13 bits)."""
+    count = np.zeros_like(x)
+    for bit in range(13):
+        count += (x >> bit) & 1
+    return count
+
+
+@cache
+def _lookup() -> tuple[array.array[int], tuple[HandValue, ...]]:
+    """The table as an array.array (fast single-item indexing, shares no numpy overhead) and each id's HandValue."""
+    return array.array("H", _table().tobytes()), _subsets()[0]
+
+
+# Per-position offsets of a card's suit in the flattened index, keyed by the suit's letter; the
+# rank part is rank * 4 * 52**k. A card's index is (rank - 1) * 4 + suit order.
+_SUIT_OFFSET = tuple({s.value: (s.order - 4) * 52**k for s in Suit} for k in (3, 2, 1, 0))
+_S3, _S2, _S1, _S0 = _SUIT_OFFSET
+
+
+def _best_id(cards: Sequence[Card]) -> int:
+    """Subset id of the best Badugi in 4 or 5 cards; 0 if a card repeats."""
+    table, _ = _lookup()
+    if len(cards) == 4:
+        a, b, c, d = cards
+        return table[
+            a.rank * 562432 + _S3[a.suit._value_] + b.rank * 10816 + _S2[b.suit._value_]
+            + c.rank * 208 + _S1[c.suit._value_] + d.rank * 4 + _S0[d.suit._value_]
+        ]
+    a, b, c, d, e = cards
+    ia = a.rank * 4 + _S0[a.suit._value_]
+    ib = b.rank * 4 + _S0[b.suit._value_]
+    ic = c.rank * 4 + _S0[c.suit._value_]
+    id_ = d.rank * 4 + _S0[d.suit._value_]
+    ie = e.rank * 4 + _S0[e.suit._value_]
+    ab = (ia * 52 + ib) * 2704
+    abc = ab + ic * 52
+    # Any repeated pair of cards sits in at least three of the five four-card subsets, so the
+    # minimum is 0 exactly when a card repeats.
+    return min(
+        table[abc + id_], table[abc + ie], table[ab + id_ * 52 + ie],
+        table[(ia * 2704 + ic * 52 + id_) * 52 + ie], table[((ib * 52 + ic) * 52 + id_) * 52 + ie],
+    )
+
+
+def _repeated(cards: Sequence[Card]) -> CardError:
+    return CardError(f"the same card appears twice in {' '.join(map(str, cards))}")
+
+
 def badugi_rank(cards: Sequence[Card]) -> int:
     """Rank (1 = best) of the best Badugi among 1 to 5 cards; with 5, the best of any four."""
-    n = len(cards)
-    if n == 4:
-        a, b, c, d = cards
-        r = _table()[((a.index * 52 + b.index) * 52 + c.index) * 52 + d.index]
-        if r:
-            return r
-        raise CardError(f"the same card appears twice in {' '.join(map(str, cards))}")
-    if n == 5:
-        t = _table()
-        ids = [c.index for c in cards]
-        best = CLASS_COUNT + 1
-        for skip in range(5):
-            w, x, y, z = (ids[i] for i in range(5) if i != skip)
-            r = t[((w * 52 + x) * 52 + y) * 52 + z]
-            if r == 0:
-                raise CardError(f"the same card appears twice in {' '.join(map(str, cards))}")
-            best = min(best, r)
-        return best
-    if 1 <= n <= 3:
-        if len(set(cards)) != n:
-            raise CardError(f"the same card appears twice in {' '.join(map(str, cards))}")
-        return _small_rank(tuple(cards))
-    raise CardError(f"a Badugi hand has 1 to 5 cards, got {n}")
+    return evaluate_badugi(cards).rank
 
 
-def _small_rank(cards: tuple[Card, ...]) -> int:
-    mask_rank = _rank_of_mask()
-    best = CLASS_COUNT + 1
+def _small_value(cards: Sequence[Card]) -> HandValue:
+    """The value of 1 to 3 cards, by trying every subset (rare: only hand-typed hands are short)."""
+    if len(set(cards)) != len(cards):
+        raise _repeated(cards)
+    values, sorted_masks, ids_of_sorted = _subsets()
+    best = SUBSET_COUNT + 1
     for size in range(len(cards), 0, -1):
         for combo in combinations(cards, size):
             if len({c.rank for c in combo}) == size and len({c.suit for c in combo}) == size:
-                mask = sum(1 << (c.rank - 1) for c in combo)
-                best = min(best, int(mask_rank[mask]))
-    return best
+                mask = sum(1 << c.index for c in combo)
+                best = min(best, int(ids_of_sorted[np.searchsorted(sorted_masks, mask)]))
+    return values[best]
 
 
 def best_badugi_cards(cards: Sequence[Card], rank: int) -> tuple[Card, ...]:
@@ -151,33 +198,78 @@ def best_badugi_cards(cards: Sequence[Card], rank: int) -> tuple[Card, ...]:
 
 
 def evaluate_badugi(cards: Sequence[Card]) -> HandValue:
-    """The Badugi value of 1 to 5 cards (5 cards: Badacey's Badugi half, best of any four)."""
-    rank = badugi_rank(cards)
-    return HandValue("badugi", rank, badugi_name(rank), best_badugi_cards(cards, rank))
+    """The Badugi value of 1 to 5 cards (5 cards: Badacey's Badugi half, best of any four).
+
+    `used` are the cards that play, high card first (the deck's own Card objects, equal to yours).
+    """
+    n = len(cards)
+    if n == 4 or n == 5:
+        best = _best_id(cards)
+        if best:
+            return _lookup()[1][best]
+        raise _repeated(cards)
+    if 1 <= n <= 3:
+        return _small_value(cards)
+    raise CardError(f"a Badugi hand has 1 to 5 cards, got {n}")
+
+
+def card_bytes(card_ids: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[np.uint8]:
+    """Validate an (N, k) integer array of card indices (0..51); return it as C-contiguous uint8."""
+    ids = np.asarray(card_ids)
+    if ids.ndim != 2 or ids.shape[1] not in sizes:
+        want = " or ".join(f"(N, {k})" for k in sizes)
+        raise CardError(f"batch must be an {want} array of card indices, got shape {ids.shape}")
+    if ids.dtype.kind not in "iu":
+        raise CardError(f"card indices must be integers, got {ids.dtype}")
+    if ids.size and (ids.max() > 51 or (ids.dtype.kind == "i" and ids.min() < 0)):
+        raise CardError("card indices must be 0..51")
+    return np.ascontiguousarray(ids, dtype=np.uint8)
+
+
+@cache
+def _pair_offsets() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Index parts by two cards read as one little-endian uint16: (a*52+b)*52**2 and a*52+b."""
+    code = np.arange(1 << 16, dtype=np.int32)
+    pair = (code & 255) * 52 + (code >> 8)
+    pair[(code & 255) > 51] = 0
+    pair[(code >> 8) > 51] = 0
+    return pair * 2704, pair
 
 
 def evaluate_badugi_batch(card_ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
-    """Ranks for an (N, 4) or (N, 5) integer array of card indices (`Card.index`); 0 marks a repeated card."""
-    ids = np.asarray(card_ids, dtype=np.int64)
-    if ids.ndim != 2 or ids.shape[1] not in (4, 5):
-        raise CardError(f"batch must be an (N, 4) or (N, 5) array of card indices, got shape {ids.shape}")
-    if ids.size and (ids.min() < 0 or ids.max() > 51):
-        raise CardError("card indices must be 0..51")
-    table = _table_np()
-    if ids.shape[1] == 4:
-        ranks: npt.NDArray[np.uint16] = table[((ids[:, 0] * 52 + ids[:, 1]) * 52 + ids[:, 2]) * 52 + ids[:, 3]]
-        return ranks
-    out = np.full(ids.shape[0], CLASS_COUNT + 1, dtype=np.uint16)
-    any_dup = np.zeros(ids.shape[0], dtype=bool)
-    for skip in range(5):
-        cols = [i for i in range(5) if i != skip]
-        r = table[((ids[:, cols[0]] * 52 + ids[:, cols[1]]) * 52 + ids[:, cols[2]]) * 52 + ids[:, cols[3]]]
-        any_dup |= r == 0
-        np.minimum(out, np.where(r == 0, CLASS_COUNT + 1, r), out=out)
-    out[any_dup] = 0
-    return out
+    """Ranks for an (N, 4) or (N, 5) integer array of card indices (`Card.index`); 0 marks a repeated card.
+
+    Four cards: each row's bytes read as two uint16 card pairs, two small lookups make the index.
+    Five cards: the best of the five four-card subsets (a 0 from any subset means a repeated card).
+    """
+    cards = card_bytes(card_ids, (4, 5))
+    table = _table()
+    if cards.shape[1] == 4:
+        high, low = _pair_offsets()
+        pairs = cards.view("<u2")
+        index = high.take(pairs[:, 0])
+        index += low.take(pairs[:, 1])
+        return _rank_of_id().take(table.take(index))
+    a, b, c, d, e = np.ascontiguousarray(cards.T, dtype=np.int32)
+    abc = a * 52
+    abc += b
+    abc *= 52
+    abc += c
+    abc *= 52
+    best = table.take(abc + d)
+    np.minimum(best, table.take(abc + e), out=best)
+    de = d * 52
+    de += e
+    for first, second in ((a, b), (a, c), (b, c)):
+        x = first * 140608
+        x += second * 2704
+        x += de
+        np.minimum(best, table.take(x), out=best)
+    ranks: npt.NDArray[np.uint16] = _rank_of_id().take(best)
+    return ranks
 
 
 def warm_up() -> None:
-    """Build the lookup table now (about a second) rather than on the first hand."""
-    _table()
+    """Build the lookup table now (a fraction of a second) rather than on the first hand."""
+    _lookup()
+
