@@ -15,9 +15,11 @@ from dealer_assist.errors import DealerAssistError
 COMMANDS: dict[str, str] = {
     "app": "dealer_assist.cli.app_cmd:app",
     "calibrate": "dealer_assist.cli.calibrate:calibrate",
+    "demo": "dealer_assist.cli.demo:demo",
     "log": "dealer_assist.cli.log:log",
     "rank": "dealer_assist.cli.rank:rank",
     "showdown": "dealer_assist.cli.showdown:showdown",
+    "simulate": "dealer_assist.cli.simulate:simulate",
 }
 
 

@@ -134,7 +134,7 @@ def hand_actions(hand: Hand) -> list[str]:
     return actions
 
 
-def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
+def hand_to_phh(hand: Hand, /, **extra: Any) -> dict[str, Any]:
     """The PHH fields of a hand as a dict (standard FB when the rules allow, else variant "_DA")."""
     rules = hand.rules
     n = len(hand.seats)
@@ -167,12 +167,12 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
     return data
 
 
-def dumps(hand: Hand, **extra: Any) -> str:
+def dumps(hand: Hand, /, **extra: Any) -> str:
     """The hand as PHH text."""
     return tomli_w.dumps(hand_to_phh(hand, **extra))
 
 
-def dump(hand: Hand, path: str | Path, **extra: Any) -> Path:
+def dump(hand: Hand, path: str | Path, /, **extra: Any) -> Path:
     out = Path(path)
     out.write_text(dumps(hand, **extra), "utf-8")
     return out
