@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QApplication
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow, SettingsDialog
-from dealer_assist.app.models.demo import sample_award
 from dealer_assist.app.models.settings import MODES, Settings, load_settings
 from dealer_assist.cli import cli
 
@@ -51,16 +50,24 @@ def test_mode_switcher_buttons_and_keys(qtbot, qapp, app_dirs: Path) -> None:
         window.set_mode("poker")
 
 
-def test_live_mode_wired(qtbot, qapp, app_dirs: Path) -> None:
+def test_live_mode_idle_without_a_hand(qtbot, qapp, app_dirs: Path) -> None:
     window = _window(qtbot, qapp, app_dirs)
     live = window.live
-    assert live.pad_model.prompt.actor == 5 and len(live.seats.panels) == 6
-    assert "Main pot" in live.pots.lines[0].text()
-    assert live.flag_list.list.count() == 3
-    assert "Main pot — 155 chips" in live.showdown.text()
+    assert live.pad_model.prompt.actor is None and not live.seats.panels
+    assert not any(b.isEnabled() for b in live.pad.buttons.values())
+    assert "no seat is to act" in live.pad.buttons["fold"].toolTip()
+    assert live.pots.total.text() == "0" and "no award yet" in live.showdown.text()
     qtbot.waitUntil(lambda: live.video.shown > 0, timeout=3000)  # simulated source feeding the view
     window.close()
     assert window.capture is None
+
+
+def test_unopenable_source_gives_banner_not_crash(qtbot, qapp, app_dirs: Path) -> None:
+    settings = Settings(source_kind="file", source=str(app_dirs / "missing.mp4"))
+    window = _window(qtbot, qapp, app_dirs, settings)
+    qtbot.waitUntil(lambda: window.live.banner.isVisible(), timeout=3000)
+    assert "reconnecting" in window.live.banner.text() or "unavailable" in window.live.banner.text()
+    window.close()
 
 
 def test_settings_remembered_between_runs(qtbot, qapp, app_dirs: Path) -> None:
@@ -116,9 +123,31 @@ def test_app_command_registered_with_help() -> None:
     assert result.exit_code == 0 and "--mode" in result.output and "remembered" in result.output
 
 
+def _play_until(qtbot, window: MainWindow, stop) -> None:
+    """Enter check/call on the pad with the keyboard until `stop()` or the award."""
+    driver = window.driver
+    assert driver is not None
+    for _ in range(300):
+        qtbot.waitUntil(lambda: driver.award is not None or window.live.pad_model.prompt.actor is not None,
+                        timeout=5000)
+        if driver.award is not None or stop():
+            return
+        qtbot.keyClick(window.live.pad, Qt.Key.Key_C)
+        qtbot.keyClick(window.live.pad, Qt.Key.Key_Return)
+
+
 def test_screenshot_of_each_mode(qtbot, qapp, app_dirs: Path) -> None:
-    window = _window(qtbot, qapp, app_dirs)
+    theme.apply_theme(qapp)
+    window = MainWindow(Settings(), app_dirs / "config" / "settings.json", app_dirs / "data", demo=True,
+                        auto_bet=False, seed=5, step_ms=1)
+    qtbot.addWidget(window)
+    window.pause_ms = 60_000
+    window.resize(1600, 1000)
+    window.show()
     qtbot.waitUntil(lambda: window.live.video.shown > 0, timeout=3000)
+    driver = window.driver
+    assert driver is not None
+    _play_until(qtbot, window, lambda: driver.hand.draw >= 2)
     SCREENSHOTS.mkdir(exist_ok=True)
     for mode in MODES:
         window.set_mode(mode)
@@ -127,7 +156,7 @@ def test_screenshot_of_each_mode(qtbot, qapp, app_dirs: Path) -> None:
         target = SCREENSHOTS / f"mode_{mode}.png"
         assert image.save(str(target)) and target.stat().st_size > 10_000
     window.set_mode("live")
-    window.live.show_award(sample_award())
+    _play_until(qtbot, window, lambda: False)
     qtbot.wait(50)
     assert window.grab().save(str(SCREENSHOTS / "mode_live_showdown.png"))
     window.training.set_answer({})
@@ -135,3 +164,73 @@ def test_screenshot_of_each_mode(qtbot, qapp, app_dirs: Path) -> None:
     window.set_mode("training")
     qtbot.wait(50)
     assert window.grab().save(str(SCREENSHOTS / "mode_training_scored.png"))
+
+
+def _demo_window(qtbot, qapp, app_dirs: Path, auto_bet: bool, seed: int = 5) -> MainWindow:
+    theme.apply_theme(qapp)
+    window = MainWindow(Settings(), app_dirs / "config" / "settings.json", app_dirs / "data", demo=True,
+                        auto_bet=auto_bet, seed=seed, step_ms=1, start_capture=False)
+    qtbot.addWidget(window)
+    window.pause_ms = 60_000  # keep the award on screen for the checks
+    window.resize(1600, 1000)
+    window.show()
+    return window
+
+
+def test_demo_plays_a_hand_to_showdown_through_the_pad(qtbot, qapp, app_dirs: Path) -> None:
+    """Betting entered with the keyboard (C = check or call, Enter) until the award is on the board."""
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=False)
+    driver = window.driver
+    assert driver is not None
+    pad = window.live.pad
+    window.activateWindow()
+    actions = 0
+    while driver.award is None:
+        qtbot.waitUntil(lambda: driver.award is not None or window.live.pad_model.prompt.actor is not None,
+                        timeout=5000)
+        if driver.award is not None:
+            break
+        prompt = window.live.pad_model.prompt
+        assert window.live.seats.panels[prompt.actor].status.text() == "TO ACT"
+        qtbot.keyClick(pad, Qt.Key.Key_C)
+        qtbot.keyClick(pad, Qt.Key.Key_Return)
+        actions += 1
+        assert actions < 200
+    award = driver.award
+    assert actions >= 2
+    assert window.live.center.currentWidget() is window.live.showdown
+    text = window.live.showdown.text()
+    for pot in award.pots:
+        assert f"{pot.name.capitalize()} — {pot.amount} chips" in text
+        for share in pot.shares:
+            assert f"Seat {share.seat}" in text and f"{share.amount} chip" in text
+    assert all(p.status.text() != "TO ACT" for p in window.live.seats.panels.values())
+    window.live.show_award(award)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    window.grab().save(str(SCREENSHOTS / "demo_showdown.png"))
+
+
+def test_demo_refuses_out_of_turn_and_illegal_through_rules(qtbot, qapp, app_dirs: Path) -> None:
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=False)
+    qtbot.waitUntil(lambda: window.live.pad_model.prompt.actor is not None, timeout=5000)
+    pad, model = window.live.pad, window.live.pad_model
+    actor = model.prompt.actor
+    other = next(s for s in window.live.seats.panels if s != actor)
+    qtbot.keyClicks(pad, f"s{other}")
+    qtbot.keyClick(pad, Qt.Key.Key_Return)
+    qtbot.keyClick(pad, Qt.Key.Key_F)
+    qtbot.keyClick(pad, Qt.Key.Key_Return)
+    assert f"seat {other} is acting out of turn: seat {actor} is to act" in pad.status.text()
+    assert model.prompt.actor == actor
+
+
+def test_demo_auto_plays_hands(qtbot, qapp, app_dirs: Path) -> None:
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=True, seed=9)
+    driver = window.driver
+    assert driver is not None
+    qtbot.waitUntil(lambda: driver.award is not None, timeout=10_000)
+    assert "chips" in window.live.showdown.text()
+    assert sum(driver.hand.stacks_by_seat().values()) == sum(driver.stacks.values())  # chips conserved
+    window.pause_ms = 1
+    window._next_demo_hand()
+    assert driver.hand_number == 2 and driver.award is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.app import theme
-from dealer_assist.app.models import demo
 from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
+from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.settings import (
     MODES,
@@ -45,6 +46,42 @@ from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.views.live import LiveView
 from dealer_assist.app.views.placeholder import ModeContainer, calibration_view, review_view
 from dealer_assist.app.views.training import TrainingView
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.rules.awards import Award
+from dealer_assist.vision.frames import Frame, FrameSource, SourceError
+
+
+class _RetrySource:
+    """Stands in for a source that would not open: its first read fails so the capture thread reconnects."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    @property
+    def fps(self) -> float:
+        return 30.0
+
+    def read(self) -> Frame | None:
+        raise SourceError(f"{self.spec} is not open")
+
+    def close(self) -> None:
+        pass
+
+
+def open_source(spec: str) -> FrameSource:
+    """vision's open_source, imported on first use so a simulated table never pays for cv2 at start."""
+    from dealer_assist.vision.sources import open_source as _open
+
+    return _open(spec)
+
+
+def _reopener(spec: str) -> Callable[[], FrameSource]:
+    return lambda: open_source(spec)
+
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
 
@@ -128,6 +165,10 @@ class MainWindow(QMainWindow):
         data_path: Path | None = None,
         notice: str | None = None,
         start_capture: bool = True,
+        demo: bool = False,
+        auto_bet: bool = True,
+        seed: int = 1,
+        step_ms: int = 250,
     ) -> None:
         super().__init__()
         self.settings_path = settings_path or default_settings_path()
@@ -192,7 +233,17 @@ class MainWindow(QMainWindow):
         }
         for mode in MODES:
             self.stack.addWidget(self.views[mode])
-        self.load_demo_table()
+        self.driver: DemoDriver | None = None
+        self.demo_timer = QTimer(self)
+        self.demo_timer.setInterval(step_ms)
+        self.demo_timer.timeout.connect(self.demo_step)
+        self.pause_ms = 4000
+        self.live.pad_model.submitted.connect(self._on_dealer_action)
+        self.source_timer = QTimer(self)
+        self.source_timer.setInterval(500)
+        self.source_timer.timeout.connect(self._check_source)
+        if demo:
+            self.start_demo(auto_bet=auto_bet, seed=seed)
         self._refresh_summary()
         self.set_mode(self.settings.mode if self.settings.mode in MODES else "live")
         if notice:
@@ -216,25 +267,88 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{MODE_TITLES[mode]} mode")
 
     # --- content -----------------------------------------------------------------------------
-    def load_demo_table(self) -> None:
-        """The sample table until the referee or the demo drives the live view."""
-        self.table.set_seats(demo.sample_seats(), game="badugi", button=3)
-        self.table.set_prompt(demo.sample_prompt())
+    def start_demo(self, auto_bet: bool = True, seed: int = 1, players: int = 6) -> DemoDriver:
+        """Play simulated hands into the live view: dealer steps on a timer, betting auto or from the pad."""
+        rules = rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
         self.flags.clear()
-        for flag in reversed(demo.sample_flags()):
-            self.flags.add(flag)
-        self.live.showdown.set_award(demo.sample_award())  # on its tab; the video stays in front
+        self.driver = DemoDriver(rules, self.table, self.flags, players=players, seed=seed, auto_bet=auto_bet)
+        self.driver.award_ready.connect(self._on_award)
+        self.live.show_award(None)
+        self.demo_timer.start()
+        how = "betting plays itself" if auto_bet else "enter each betting action on the pad"
+        self.statusBar().showMessage(f"Demo: simulated {rules.game} hands ({self.settings.house_preset}); {how}")
+        return self.driver
+
+    def demo_step(self) -> None:
+        if self.driver is None:
+            return
+        result = self.driver.step()
+        if result.waiting:
+            self.demo_timer.stop()  # resumes when the dealer's action is applied
+            self.live.pad.setFocus()
+        elif result.done:
+            self.demo_timer.stop()
+            QTimer.singleShot(self.pause_ms, self._next_demo_hand)
+
+    def _next_demo_hand(self) -> None:
+        if self.driver is None or self.driver.award is None:
+            return
+        self.driver.next_hand()
+        self.live.show_award(None)
+        self.demo_timer.start()
+
+    def _on_award(self, award: Award) -> None:
+        self.live.show_award(award)
+
+    def _on_dealer_action(self, action: DealerAction) -> None:
+        if self.driver is None:
+            self.statusBar().showMessage(f"Dealer action recorded: seat {action.seat} {action.action}"
+                                         + (f" {action.amount}" if action.amount else ""))
+            return
+        reason = self.driver.apply(action)
+        if reason is not None:
+            self.live.pad_model.refuse(reason)
+            return
+        if not self.demo_timer.isActive():
+            self.demo_timer.start()
 
     def start_capture(self) -> None:
-        if self.settings.source_kind != "simulated" or self.capture is not None:
-            if self.settings.source_kind != "simulated":
-                self.live.video.message = f"Source {self.settings.source_kind} {self.settings.source!r}: not connected"
+        """Open the settings' source on the capture thread; a failing source reconnects with a banner."""
+        if self.capture is not None:
             return
-        self.capture = CaptureThread(SyntheticSource(960, 540, 30.0), self.slot)
+        kind, spec = self.settings.source_kind, self.settings.source
+        if kind == "simulated":
+            source: FrameSource = SyntheticSource(960, 540, 30.0)
+            reopen = None
+        else:
+            spec = spec or "0"
+            try:
+                source = open_source(spec)
+            except (SourceError, OSError) as exc:
+                self.live.video.message = f"Cannot open {kind} {spec!r}: {exc}"
+                self.live.show_banner(f"Video source unavailable: {exc}. Check Settings; retrying.")
+                source = _RetrySource(spec)
+            reopen = _reopener(spec)
+        self.capture = CaptureThread(source, self.slot, reopen=reopen, retry_s=2.0)
         self.capture.start()
-        self.live.video.message = "Connecting to the simulated table…"
+        self.source_timer.start()
+        self.live.video.message = f"Connecting to {source.name}…"
+
+    def _check_source(self) -> None:
+        capture = self.capture
+        if capture is None:
+            return
+        if capture.status == "reconnecting":
+            self.live.show_banner(f"Video lost ({capture.error}); reconnecting… the hand in progress stays recorded.")
+        elif capture.status == "failed":
+            self.live.show_banner(f"Video source failed: {capture.error}")
+        elif capture.status == "ended":
+            self.live.show_banner("The video has ended.")
+        else:
+            self.live.show_banner(None)
 
     def stop_capture(self) -> None:
+        self.source_timer.stop()
         if self.capture is not None:
             self.capture.stop()
             self.capture.join(timeout=2)
@@ -282,6 +396,9 @@ def run(
     screenshot: Path | None = None,
     quit_after_ms: int | None = None,
     argv: list[str] | None = None,
+    demo: bool = False,
+    auto_bet: bool = True,
+    seed: int = 1,
 ) -> int:
     """Open the main window; with `screenshot`, save a grab of it once shown (then quit if asked)."""
     started = time.perf_counter()
@@ -289,10 +406,10 @@ def run(
     assert isinstance(app, QApplication)
     settings_path = settings_path or default_settings_path()
     settings, notice = load_settings(settings_path)
-    if mode is not None:
-        settings = replace(settings, mode=mode)
+    if mode is not None or demo:
+        settings = replace(settings, mode=mode or "live")
     theme.apply_theme(app, settings.font_scale)
-    window = MainWindow(settings, settings_path, notice=notice)
+    window = MainWindow(settings, settings_path, notice=notice, demo=demo, auto_bet=auto_bet, seed=seed)
     window.show()
     shown_s = time.perf_counter() - started
     window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")

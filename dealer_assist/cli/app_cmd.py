@@ -16,8 +16,14 @@ import click
               help="Save a PNG of the window once it is shown.")
 @click.option("--quit-after", "quit_after_ms", type=click.IntRange(min=1), default=None,
               help="Close the window after this many milliseconds (for screenshots and checks).")
-def app(mode: str | None, settings_path: Path | None, screenshot: Path | None, quit_after_ms: int | None) -> None:
+@click.option("--demo", is_flag=True, help="Play simulated hands on the live view (no camera needed).")
+@click.option("--manual-betting", is_flag=True,
+              help="With --demo: wait for each betting action on the action pad (F, C, B, R, digits, Enter).")
+@click.option("--seed", type=int, default=1, show_default=True, help="With --demo: seed of the simulated hands.")
+def app(mode: str | None, settings_path: Path | None, screenshot: Path | None, quit_after_ms: int | None,
+        demo: bool, manual_betting: bool, seed: int) -> None:
     """Open the Dealer Assist window; settings (table, source, house rules, stakes) are remembered."""
     from dealer_assist.app.main_window import run
 
-    raise SystemExit(run(mode=mode, settings_path=settings_path, screenshot=screenshot, quit_after_ms=quit_after_ms))
+    raise SystemExit(run(mode=mode, settings_path=settings_path, screenshot=screenshot, quit_after_ms=quit_after_ms,
+                         demo=demo, auto_bet=not manual_betting, seed=seed))

@@ -131,6 +131,10 @@ class ActionPadModel:
         self.refused.emit(reason)
         self.changed.emit()
 
+    def refuse(self, reason: str) -> None:
+        """Show a refusal that came from elsewhere (the rules Hand or the referee)."""
+        self._refuse(reason)
+
     def choose(self, action: ActionKind) -> None:
         """Select an action (a button click or its shortcut); the amount defaults to the minimum."""
         self.message = ""

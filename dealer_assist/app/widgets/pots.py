@@ -40,13 +40,13 @@ class PotsDisplay(QFrame):
             label.setParent(None)
             label.deleteLater()
         self.lines = []
-        self.total.setText(f"{sum(r.amount for r in rows):,}")
+        self.total.setText(f"{sum(r.amount for r in rows) + sum((returned or {}).values()):,}")
         texts = []
         for row in rows:
             seats = ", ".join(str(s) for s in row.eligible) or "—"
             texts.append(f"{row.name}: {row.amount:,}   (seats {seats})")
         for seat, amount in sorted((returned or {}).items()):
-            texts.append(f"Uncalled: {amount:,} back to seat {seat}")
+            texts.append(f"Not called: {amount:,} from seat {seat} (returned if no one calls)")
         if not texts:
             texts.append("No chips in yet")
         for text in texts:

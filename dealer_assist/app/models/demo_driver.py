@@ -1,0 +1,211 @@
+"""The demo: a simulated hand played step by step into the live view's models (Qt-free).
+
+The dealer's steps (posts, cards, burns, draws, shows) play themselves; betting either plays itself
+(`auto_bet`) or waits for the dealer to enter each action on the action pad, which `apply` checks
+against the rules Hand: an illegal action is refused with the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.signal import Signal
+from dealer_assist.app.models.table import SeatState, SeatStatus, TableModel
+from dealer_assist.audit.records import DealerAction, LegalAction, Prompt
+from dealer_assist.rules.awards import Award
+from dealer_assist.rules.hand import Hand, Phase
+from dealer_assist.rules.house_rules import HouseRules, HouseRulesError
+from dealer_assist.rules.simulate import choose_action, default_stacks, step_dealer_or_draw
+from dealer_assist.rules.steps import Awarded, Discarded, IllegalStep, Shown
+
+PLAYERS = ("Ana", "Ben", "Chen", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+def rules_for(preset: str, small_blind: int | None = None, big_blind: int | None = None) -> HouseRules:
+    """The preset's rules at the table's stakes (the preset's own stakes if these do not fit it)."""
+    rules = HouseRules.preset(preset)
+    if small_blind is None or big_blind is None:
+        return rules
+    try:
+        changes: dict[str, int] = {"small_blind": small_blind, "big_blind": big_blind}
+        if rules.betting == "fixed_limit":
+            changes |= {"small_bet": big_blind, "big_bet": 2 * big_blind}
+        return rules.with_options(**changes)
+    except (HouseRulesError, ValueError):
+        return rules
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What one call of `step` did: a short description, and whether the driver now waits for the pad."""
+
+    text: str
+    waiting: bool = False
+    done: bool = False
+
+
+class DemoDriver:
+    """Plays hands of `rules` into `table` (and `flags`); emits `award_ready(award)` and `hand_started()`."""
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        table: TableModel,
+        flags: FlagListModel | None = None,
+        players: int = 6,
+        seed: int = 1,
+        auto_bet: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.table = table
+        self.flags = flags
+        self.players = players
+        self.rng = random.Random(seed)
+        self.auto_bet = auto_bet
+        self.hand_number = 0
+        self.award: Award | None = None
+        self.award_ready = Signal()
+        self.hand_started = Signal()
+        self.stacks: dict[int, int] = default_stacks(rules, players, self.rng, deep=True)
+        self.button = self.rng.choice(sorted(self.stacks))
+        self.hand = self._new_hand()
+
+    # --- hands -------------------------------------------------------------------------------
+    def _new_hand(self) -> Hand:
+        self.hand_number += 1
+        self.award = None
+        hand = Hand(self.rules, self.stacks, self.button, rng=self.rng, seed=self.rng.randrange(2**32))
+        self.hand = hand
+        self.sync()
+        self.hand_started.emit()
+        return hand
+
+    def next_hand(self) -> Hand:
+        """Carry the stacks over (rebuying busted seats), move the button, deal a new hand."""
+        unit = self.rules.big_blind * 20
+        self.stacks = {s: (c if c > 0 else unit) for s, c in self.hand.stacks_by_seat().items()}
+        seats = sorted(self.stacks)
+        self.button = seats[(seats.index(self.button) + 1) % len(seats)]
+        return self._new_hand()
+
+    # --- stepping ----------------------------------------------------------------------------
+    @property
+    def waiting_for_dealer(self) -> bool:
+        return self.hand.phase is Phase.BETTING and not self.auto_bet
+
+    def step(self) -> StepResult:
+        """One step of the hand: a dealer step, or (auto_bet) a betting action."""
+        hand = self.hand
+        if hand.done:
+            return StepResult("hand over", done=True)
+        if hand.phase is Phase.BETTING:
+            if not self.auto_bet:
+                return StepResult(f"waiting for seat {hand.actor}'s action", waiting=True)
+            choose_action(hand, self.rng)
+        else:
+            step_dealer_or_draw(hand, self.rng, muck_rate=0.0)
+        last = hand.history[-1] if hand.history else None
+        if isinstance(last, Awarded):
+            self.award = last.award
+        self.sync()
+        if self.award is not None:
+            self.award_ready.emit(self.award)
+            return StepResult("award", done=True)
+        return StepResult(type(last).__name__ if last is not None else "")
+
+    def play_to_betting_or_end(self, limit: int = 10_000) -> StepResult:
+        """Dealer steps until a betting decision is due from the pad, or the hand ends."""
+        result = StepResult("")
+        for _ in range(limit):
+            result = self.step()
+            if result.waiting or result.done:
+                return result
+        return result
+
+    def apply(self, action: DealerAction) -> str | None:
+        """Apply the dealer's action to the Hand; returns the refusal reason, or None when applied."""
+        hand = self.hand
+        try:
+            if action.action == "fold":
+                hand.fold(action.seat)
+            elif action.action == "check":
+                hand.check(action.seat)
+            elif action.action == "call":
+                hand.call(action.seat)
+            elif action.action == "bet":
+                assert action.amount is not None
+                hand.bet(action.amount, action.seat)
+            else:
+                assert action.amount is not None
+                hand.raise_to(action.amount, action.seat)
+        except IllegalStep as exc:
+            return str(exc)
+        self.sync()
+        return None
+
+    # --- models ------------------------------------------------------------------------------
+    def prompt(self) -> Prompt:
+        hand = self.hand
+        opts = hand.options()
+        if opts is not None:
+            legal: list[LegalAction] = [LegalAction("fold")]
+            if opts.can_check:
+                legal.append(LegalAction("check"))
+            if opts.call is not None:
+                legal.append(LegalAction("call", opts.call, opts.call))
+            if opts.raise_kind in ("bet", "raise"):
+                legal.append(LegalAction("bet" if opts.raise_kind == "bet" else "raise", opts.min_to, opts.max_to))
+            round_name = "before the draw" if hand.draw == 0 else f"after draw {hand.draw}"
+            message = opts.why_no_raise or ""
+            return Prompt(f"betting {round_name}", opts.seat, tuple(legal), stub_count=hand.stub_count,
+                          message=message)
+        phase = hand.phase
+        if phase is Phase.POSTING and hand.next_post is not None:
+            seat, kind, amount = hand.next_post
+            text = f"seat {seat} posts the {kind} ({amount})"
+        elif phase is Phase.DEALING:
+            text = f"dealing: next card to seat {hand.next_card_seat}"
+        elif phase is Phase.DRAWING:
+            if hand.next_discarder is not None:
+                text = f"draw {hand.draw}: seat {hand.next_discarder} to discard"
+            elif hand.burn_due:
+                text = f"draw {hand.draw}: burn a card"
+            else:
+                text = f"draw {hand.draw}: replacement card to seat {hand.next_card_seat}"
+        elif phase is Phase.SHOWDOWN:
+            text = f"showdown: seat {hand.next_shower} shows"
+        elif phase is Phase.AWARDING:
+            text = "awarding the pots"
+        else:
+            text = "hand over: read out the showdown board"
+        owed = {s: hand.owed_to(s) for s in hand.seats if hand.owed_to(s)}
+        return Prompt(str(phase), None, (), hand.next_card_seat, owed, hand.stub_count, hand.needs_reshuffle,
+                      message=text)
+
+    def seat_states(self) -> tuple[SeatState, ...]:
+        hand = self.hand
+        shown: dict[int, tuple[object, ...]] = {}
+        draws: dict[int, list[int]] = {s: [] for s in hand.seats}
+        for step in hand.history:
+            if isinstance(step, Shown):
+                shown[step.seat] = step.cards
+            elif isinstance(step, Discarded):
+                draws[step.seat].append(step.count)
+        contributions = hand.contributions()
+        states = []
+        for i, seat in enumerate(hand.seats):
+            live = hand.live[i]
+            cards = hand.cards(seat) if live else ()
+            visible = tuple(cards) if seat in shown else tuple(None for _ in cards)
+            status: SeatStatus = "folded" if not live else ("all-in" if hand.stack(seat) == 0 else "in")
+            label = PLAYERS[(seat - 1) % len(PLAYERS)] + (" · button" if seat == hand.button else "")
+            states.append(SeatState(seat, label, hand.stack(seat), visible, status, tuple(draws[seat]),
+                                    contributions[seat]))
+        return tuple(sorted(states, key=lambda s: s.seat))
+
+    def sync(self) -> None:
+        """Push the hand's state into the table model (seats, pots, prompt)."""
+        self.table.set_seats(self.seat_states(), game=self.rules.game, button=self.hand.button)
+        self.table.set_prompt(self.prompt())
