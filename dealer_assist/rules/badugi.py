@@ -16,17 +16,18 @@ from __future__ import annotations
 import array
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
 
 import numpy as np
 import numpy.typing as npt
 
-from dealer_assist.cards import SUITS, Card, CardError, Rank, Suit
+from dealer_assist.cards import Card, CardError, Rank, Suit, card_from_index
 from dealer_assist.rules.hand_value import HandValue
 
 _SIZES = (4, 3, 2, 1)
 CLASS_COUNT = 1092
 SUBSET_COUNT = 25012
+_DECK = tuple(card_from_index(i) for i in range(52))
 
 
 @cache
@@ -64,28 +65,31 @@ def badugi_name(rank: int) -> str:
 
 
 @cache
-def _subsets() -> tuple[tuple[HandValue, ...], npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
-    """Every playable subset: its HandValue by id (index 0 unused), its 52-bit card masks sorted, their ids.
+def _subsets() -> tuple[tuple[HandValue, ...], tuple[npt.NDArray[np.uint16], ...]]:
+    """Every playable subset: its HandValue by id (index 0 unused), and id by subset code per size.
 
-    Ids run 1..25,012 in order of class rank, so a smaller id is never a worse hand.
+    Ids run 1..25,012 in order of class rank, so a smaller id is never a worse hand. A subset's code
+    is its card indices in ascending order read as a base-52 number; `ids[k - 1][code]` is the id of
+    that k-card subset, 0 where those cards repeat a rank or a suit (they cannot play together).
     """
     rank_of = _rank_of_ranks()
     names = [badugi_name(r) for r in range(1, CLASS_COUNT + 1)]
-    found: list[tuple[int, int, tuple[Card, ...]]] = []
+    found: list[tuple[int, int, int, tuple[int, ...]]] = []
     for size in range(1, 5):
         for ranks in combinations(range(13, 0, -1), size):  # high card first
-            for suits in permutations(SUITS, size):
-                cards = tuple(Card(Rank(r), s) for r, s in zip(ranks, suits, strict=True))
-                mask = sum(1 << c.index for c in cards)
-                found.append((rank_of[ranks], mask, cards))
-    found.sort(key=lambda t: (t[0], t[1]))
-    values = (
-        HandValue("badugi", 0, "", ()),
-        *(HandValue("badugi", rank, names[rank - 1], cards) for rank, _, cards in found),
-    )
-    masks = np.array([m for _, m, _ in found], dtype=np.int64)
-    order = np.argsort(masks)
-    return values, masks[order], (order + 1).astype(np.uint16)
+            for suits in permutations(range(4), size):
+                indices = tuple((r - 1) * 4 + s for r, s in zip(ranks, suits, strict=True))
+                code = 0
+                for index in sorted(indices):
+                    code = code * 52 + index
+                found.append((rank_of[ranks], size, code, indices))
+    found.sort()
+    ids = tuple(np.zeros(52**k, dtype=np.uint16) for k in range(1, 5))
+    values = [HandValue("badugi", 0, "", ())]
+    for subset_id, (rank, size, code, indices) in enumerate(found, start=1):
+        ids[size - 1][code] = subset_id
+        values.append(HandValue("badugi", rank, names[rank - 1], tuple(_DECK[i] for i in indices)))
+    return tuple(values), ids
 
 
 @cache
@@ -96,35 +100,29 @@ def _rank_of_id() -> npt.NDArray[np.uint16]:
 
 @cache
 def _table() -> npt.NDArray[np.uint16]:
-    """Best subset id of every ordered 4-tuple of card indices, flattened as ((a*52+b)*52+c)*52+d."""
-    _, sorted_masks, ids_of_sorted = _subsets()
-    combos = np.array(list(combinations(range(52), 4)), dtype=np.int64)
-    rank_bit = np.left_shift(1, combos // 4)
-    suit_bit = np.left_shift(1, combos % 4)
-    card_bit = np.left_shift(np.int64(1), combos)
-    best = np.full(len(combos), np.iinfo(np.uint16).max, dtype=np.uint16)
+    """Best subset id of every ordered 4-tuple of card indices, flattened as ((a*52+b)*52+c)*52+d.
+
+    Built over the 270,725 four-card sets (best of their 15 subsets), then copied to all 24 orders.
+    """
+    _, ids = _subsets()
+    flat = np.fromiter(chain.from_iterable(combinations(range(52), 4)), dtype=np.int32, count=270_725 * 4)
+    combos = flat.reshape(-1, 4).T.copy()  # four contiguous columns, each row ascending
+    none = np.iinfo(np.uint16).max
+    best = np.full(combos.shape[1], none, dtype=np.uint16)
     for size in range(1, 5):
         for pos in combinations(range(4), size):
-            ranks = np.bitwise_or.reduce(rank_bit[:, pos], axis=1)
-            suits = np.bitwise_or.reduce(suit_bit[:, pos], axis=1)
-            ok = (_popcount(ranks) == size) & (_popcount(suits) == size)
-            masks = card_bit[:, pos].sum(axis=1)[ok]
-            ids = ids_of_sorted[np.searchsorted(sorted_masks, masks)]
-            best[ok] = np.minimum(best[ok], ids)
+            code = combos[pos[0]].copy()
+            for p in pos[1:]:
+                code *= 52
+                code += combos[p]
+            cand = ids[size - 1].take(code)
+            cand[cand == 0] = none
+            np.minimum(best, cand, out=best)
     table = np.zeros(52**4, dtype=np.uint16)
-    for perm in permutations(range(4)):
-        a, b, c, d = (combos[:, i] for i in perm)
+    for a, b, c, d in permutations(combos):
         table[((a * 52 + b) * 52 + c) * 52 + d] = best
     table.setflags(write=False)
     return table
-
-
-def _popcount(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Set bits of small non-negative integers (up to 13 bits)."""
-    count = np.zeros_like(x)
-    for bit in range(13):
-        count += (x >> bit) & 1
-    return count
 
 
 @cache
@@ -177,13 +175,16 @@ def _small_value(cards: Sequence[Card]) -> HandValue:
     """The value of 1 to 3 cards, by trying every subset (rare: only hand-typed hands are short)."""
     if len(set(cards)) != len(cards):
         raise _repeated(cards)
-    values, sorted_masks, ids_of_sorted = _subsets()
+    values, ids = _subsets()
     best = SUBSET_COUNT + 1
     for size in range(len(cards), 0, -1):
-        for combo in combinations(cards, size):
-            if len({c.rank for c in combo}) == size and len({c.suit for c in combo}) == size:
-                mask = sum(1 << c.index for c in combo)
-                best = min(best, int(ids_of_sorted[np.searchsorted(sorted_masks, mask)]))
+        for combo in combinations(sorted(c.index for c in cards), size):
+            code = 0
+            for index in combo:
+                code = code * 52 + index
+            found = int(ids[size - 1][code])
+            if found:
+                best = min(best, found)
     return values[best]
 
 
