@@ -1,0 +1,250 @@
+"""The vision chain: Frame -> Detector -> TableMapper -> Tracker -> table events, one `update(frame)` call.
+
+Also a scripted table (`ScriptedTable`): per-frame zone contents written as a little story (deal a card,
+hold, occlude, gather), turned into observations for the Tracker or into image-space detections for a
+fake detector, so the whole chain is testable with no model and no video.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dealer_assist.cards import Card, parse_card
+from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detector import Detector
+from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.frames import Frame, FrameSource
+from dealer_assist.vision.mapper import EMPTY, MapperConfig, TableMapper, TableObservation, ZoneView
+from dealer_assist.vision.table_profile import Point, TableProfile
+from dealer_assist.vision.tracker import Tracker, TrackerConfig
+
+CARD_W_CM, CARD_H_CM = 6.3, 8.8
+
+
+@dataclass(slots=True)
+class PipelineStats:
+    """Running totals: frames processed and seconds spent in detection and in mapping + tracking."""
+
+    frames: int = 0
+    events: int = 0
+    detect_s: float = 0.0
+    track_s: float = 0.0
+
+    @property
+    def fps(self) -> float:
+        spent = self.detect_s + self.track_s
+        return self.frames / spent if spent > 0 else 0.0
+
+
+class Pipeline:
+    """One table's vision chain. `update(frame)` returns the events that frame confirmed."""
+
+    def __init__(self, detector: Detector, mapper: TableMapper, tracker: Tracker) -> None:
+        self.detector = detector
+        self.mapper = mapper
+        self.tracker = tracker
+        self.stats = PipelineStats()
+        self.last_detections: Detections = Detections.empty()
+        self.last_observation: TableObservation | None = None
+
+    @classmethod
+    def build(cls, profile: TableProfile, calibration: CameraCalibration, detector: Detector,
+              tracker_config: TrackerConfig | None = None, mapper_config: MapperConfig | None = None) -> Pipeline:
+        """The chain for a profile and its camera calibration."""
+        return cls(detector, TableMapper(profile, calibration, mapper_config),
+                   Tracker(profile.seat_count, tracker_config))
+
+    def update(self, frame: Frame) -> list[TableEvent]:
+        """Detect, map and track one frame."""
+        t0 = time.perf_counter()
+        detections = self.detector.detect(frame.image)
+        t1 = time.perf_counter()
+        events = self.update_detections(detections, frame.t, frame.index)
+        self.stats.detect_s += t1 - t0
+        self.stats.track_s += time.perf_counter() - t1
+        return events
+
+    def update_detections(self, detections: Detections, t: float, index: int) -> list[TableEvent]:
+        """Map and track detections already made for the frame at time `t`, index `index`."""
+        self.last_detections = detections
+        self.last_observation = self.mapper.update(detections, t, index)
+        events = self.tracker.update(self.last_observation)
+        self.stats.frames += 1
+        self.stats.events += len(events)
+        return events
+
+    def flush(self) -> list[TableEvent]:
+        """At the end of the source: events still waiting on what comes next."""
+        events = self.tracker.flush()
+        self.stats.events += len(events)
+        return events
+
+    def run(self, source: FrameSource) -> Iterator[tuple[Frame, list[TableEvent]]]:
+        """Every frame of a finite source with the events it confirmed (the last item holds the flushed ones)."""
+        last: Frame | None = None
+        try:
+            while (frame := source.read()) is not None:
+                last = frame
+                yield frame, self.update(frame)
+        finally:
+            source.close()
+        if last is not None:
+            tail = self.flush()
+            if tail:
+                yield last, tail
+
+
+# -- a scripted table --------------------------------------------------------------------------------
+
+
+def _view(backs: int = 0, face_up: Iterable[Card | str] = ()) -> ZoneView:
+    return ZoneView(backs, frozenset(parse_card(c) for c in face_up))
+
+
+@dataclass
+class ScriptedTable:
+    """Writes per-frame zone contents as a story: `deal(3)`, `hold(0.5)`, `occlude([2, 3], 0.3)`, ...
+
+    `observations` is what a perfect mapper would report each frame; `detections(profile, calibration)`
+    turns them into image-space detections for a fake detector.
+    """
+
+    seats: int
+    fps: float = 30.0
+    observations: list[TableObservation] = field(default_factory=list)
+    _seats: list[ZoneView] = field(init=False)
+    _muck: ZoneView = EMPTY
+    _stub: ZoneView = EMPTY
+    _button: int | None = None
+
+    def __post_init__(self) -> None:
+        self._seats = [EMPTY] * self.seats
+
+    @property
+    def t(self) -> float:
+        """The time of the next frame."""
+        return len(self.observations) / self.fps
+
+    @property
+    def frame(self) -> int:
+        """The index of the next frame."""
+        return len(self.observations)
+
+    def _obs(self, seats: Sequence[ZoneView] | None = None, show_button: bool = True) -> TableObservation:
+        return TableObservation(self.t, self.frame, tuple(seats or self._seats), self._muck, self._stub, EMPTY,
+                                self._button if show_button else None)
+
+    def hold(self, seconds: float) -> ScriptedTable:
+        """Frames of the current state for `seconds`."""
+        for _ in range(max(0, round(seconds * self.fps))):
+            self.observations.append(self._obs())
+        return self
+
+    def set(self, seat: int, backs: int = 0, face_up: Iterable[Card | str] = ()) -> ScriptedTable:
+        self._seats[seat - 1] = _view(backs, face_up)
+        return self
+
+    def deal(self, seat: int, card: Card | str | None = None) -> ScriptedTable:
+        """One card lands at a seat (face down, or face up when `card` is given)."""
+        v = self._seats[seat - 1]
+        self._seats[seat - 1] = (ZoneView(v.backs + 1, v.face_up) if card is None
+                                 else ZoneView(v.backs, v.face_up | {parse_card(card)}))
+        return self
+
+    def discard(self, seat: int, count: int) -> ScriptedTable:
+        """`count` face-down cards leave a seat for the muck."""
+        v = self._seats[seat - 1]
+        self._seats[seat - 1] = ZoneView(v.backs - count, v.face_up)
+        self._muck = ZoneView(self._muck.backs + count)
+        return self
+
+    def fold(self, seat: int) -> ScriptedTable:
+        """All of a seat's cards go into the muck."""
+        self._muck = ZoneView(self._muck.backs + self._seats[seat - 1].count)
+        self._seats[seat - 1] = EMPTY
+        return self
+
+    def show(self, seat: int, cards: Iterable[Card | str]) -> ScriptedTable:
+        """The seat turns its hand face up."""
+        self._seats[seat - 1] = _view(0, cards)
+        return self
+
+    def flip(self, seat: int, card: Card | str) -> ScriptedTable:
+        """One face-down card of a seat is turned face up."""
+        v = self._seats[seat - 1]
+        self._seats[seat - 1] = ZoneView(v.backs - 1, v.face_up | {parse_card(card)})
+        return self
+
+    def expose_on_stub(self, card: Card | str | None) -> ScriptedTable:
+        self._stub = _view(0, [card] if card else [])
+        return self
+
+    def gather(self) -> ScriptedTable:
+        """Every seat and the muck cleared."""
+        self._seats = [EMPTY] * self.seats
+        self._muck = EMPTY
+        return self
+
+    def button(self, seat: int | None) -> ScriptedTable:
+        self._button = seat
+        return self
+
+    def occlude(self, seats: Iterable[int], seconds: float, *, spurious: int = 0) -> ScriptedTable:
+        """A hand over `seats` for `seconds`: their cards vanish (or, with `spurious`, extra backs appear)."""
+        hidden = set(seats)
+        for _ in range(max(0, round(seconds * self.fps))):
+            views = [(ZoneView(v.backs + spurious, v.face_up) if spurious else EMPTY) if i in hidden else v
+                     for i, v in enumerate(self._seats, 1)]
+            self.observations.append(self._obs(views, show_button=False))
+        return self
+
+    def detections(self, profile: TableProfile, calibration: CameraCalibration) -> list[Detections]:
+        """Each observation as image-space detections: cards drawn at their seat's card spot."""
+        return [observation_to_detections(o, profile, calibration) for o in self.observations]
+
+
+def _card_polygon(centre: Point, angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    u = np.array([math.cos(a), math.sin(a)])       # along the card's long side, toward the table's middle
+    v = np.array([-u[1], u[0]])
+    c = np.asarray(centre, dtype=np.float64)
+    h, w = CARD_H_CM / 2, CARD_W_CM / 2
+    return np.array([c - u * h - v * w, c - u * h + v * w, c + u * h + v * w, c + u * h - v * w])
+
+
+def observation_to_detections(obs: TableObservation, profile: TableProfile,
+                              calibration: CameraCalibration) -> Detections:
+    """Image-space detections that a perfect detector would report for an observation."""
+    polys: list[np.ndarray] = []
+    ids: list[int] = []
+
+    def spread(centre: Point, facing: float, view: ZoneView) -> None:
+        a = math.radians(facing)
+        side = np.array([-math.sin(a), math.cos(a)])        # along the rail
+        items = [BACK_ID] * view.backs + sorted(c.index for c in view.face_up)
+        for k, cid in enumerate(items):
+            offset = (k - (len(items) - 1) / 2) * 2.2           # a slight fan, 2.2 cm apart
+            c = np.asarray(centre) + side * offset
+            polys.append(_card_polygon((float(c[0]), float(c[1])), facing))
+            ids.append(cid)
+
+    for seat, view in zip(profile.seats, obs.seats, strict=True):
+        spread(seat.card_spot, seat.facing_deg, view)
+    for poly, view in ((profile.muck, obs.muck), (profile.stub, obs.stub), (profile.pot, obs.pot)):
+        centre = np.asarray(poly).mean(axis=0)
+        spread((float(centre[0]), float(centre[1])), -90.0, ZoneView(min(view.backs, 3), view.face_up))
+    if obs.button_seat is not None:
+        bx, by = profile.seat(obs.button_seat).button_spot
+        polys.append(np.array([[bx - 2, by - 2], [bx + 2, by - 2], [bx + 2, by + 2], [bx - 2, by + 2]]))
+        ids.append(BUTTON_ID)
+    if not polys:
+        return Detections.empty()
+    table = np.stack(polys)
+    image = calibration.to_image(table.reshape(-1, 2)).reshape(-1, 4, 2)
+    return Detections.from_polygons(image, np.full(len(ids), 0.95), np.array(ids))

@@ -1,0 +1,327 @@
+"""Tracker: smooths zone observations over frames and emits the table events the referee trusts.
+
+A zone's contents change only when the new contents persist: cards landing for `arrive_s`
+(0.15 s: within the 300 ms budget at 30 fps), a flip for `flip_s`, cards leaving for `leave_s`
+(0.6 s) and a zone emptying for `empty_s` (0.8 s), so a hand or chip passing over cards, a
+detection missing for a few frames, or a spurious one for a couple of frames, makes no event;
+up to `max_gap` odd frames inside a change do not break it. Events carry the timestamp and index
+of the frame where the change began (the card landed), not the frame where it was confirmed.
+
+Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
+- cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
+  a card arriving face up also gives `CardExposed`.
+- a seat losing some of its cards: `CardsDiscarded`.
+- a seat losing all of its cards: `CardsDiscarded` if its next cards arrive before any other seat
+  changes and within `fold_wait_s`, else `SeatFolded` (stamped when the cards left); no event when
+  it was the last seat holding cards (the pot is being pushed) or its hand had been shown.
+- a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
+  face up (at least 2, after it held `hand_size` cards): `CardsShown`.
+- a face-up card on the stub: `CardExposed` with seat None.
+- the button settling at a new seat: `ButtonMoved`; every seat and the muck clear: `CardsGathered`.
+Timing assumption: replacements land at least `leave_s` after the discards leave the seat's zone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dealer_assist.cards import Card
+from dealer_assist.vision.events import (
+    ButtonMoved,
+    CardDealt,
+    CardExposed,
+    CardReplaced,
+    CardsDiscarded,
+    CardsGathered,
+    CardsShown,
+    SeatFolded,
+    TableEvent,
+)
+from dealer_assist.vision.mapper import EMPTY, TableObservation, ZoneView
+
+_EPS = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """How long a change must persist before it counts, and the hand size (4 Badugi, 5 Badacey)."""
+
+    arrive_s: float = 0.15
+    flip_s: float = 0.2
+    leave_s: float = 0.6
+    empty_s: float = 0.8
+    button_s: float = 0.4
+    min_frames: int = 3
+    max_gap: int = 1
+    fold_wait_s: float = 2.0
+    hand_size: int = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One observed frame inside a change."""
+
+    t: float
+    frame: int
+    view: ZoneView
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A zone's stable contents changed from `old` to `new`; `entries` are the frames of the change."""
+
+    old: ZoneView
+    new: ZoneView
+    entries: tuple[Entry, ...]
+
+    @property
+    def start(self) -> Entry:
+        return self.entries[0]
+
+    def first_reaching(self, count: int) -> Entry:
+        """The first frame of the change whose card count reached `count` (for stamping each arrival)."""
+        return next((e for e in self.entries if e.view.count >= count), self.entries[-1])
+
+
+class ZoneSmoother:
+    """One zone's stable contents: a change commits once it persisted long enough (see TrackerConfig)."""
+
+    def __init__(self, config: TrackerConfig, initial: ZoneView = EMPTY) -> None:
+        self.config = config
+        self.stable = initial
+        self._run: list[Entry] = []
+        self._gap = 0
+
+    def _side(self, view: ZoneView) -> int:
+        return (view.count > self.stable.count) - (view.count < self.stable.count)
+
+    def update(self, t: float, frame: int, view: ZoneView) -> list[Commit]:
+        """Feed one frame's view; returns the commits it completed (usually none)."""
+        if view == self.stable:
+            if self._run:
+                self._gap += 1
+                if self._gap > self.config.max_gap:
+                    self._run, self._gap = [], 0
+            return []
+        if self._run and self._side(view) != self._side(self._run[-1].view):
+            self._gap += 1
+            if self._gap <= self.config.max_gap:
+                return self._try_commit(t)          # one odd frame inside a change: ignored
+            self._run = []                          # the change turned around: start over here
+        self._gap = 0
+        self._run.append(Entry(t, frame, view))
+        return self._try_commit(t)
+
+    def _window(self) -> float:
+        side = self._side(self._run[-1].view)
+        if side > 0:
+            return self.config.arrive_s
+        if side == 0:
+            return self.config.flip_s
+        return self.config.empty_s if min(e.view.count for e in self._run) == 0 else self.config.leave_s
+
+    def _target(self) -> int:
+        """Index (in the run) of the last frame of the value to commit to."""
+        run = self._run
+        held = [i for i in range(1, len(run)) if run[i].view == run[i - 1].view] or [len(run) - 1]
+        if self._side(run[-1].view) < 0:          # leaving: the fewest cards seen steadily
+            return min(held, key=lambda i: (run[i].view.count, -i))
+        return held[-1]                            # arriving or flipping: the latest steady value
+
+    def _try_commit(self, now: float) -> list[Commit]:
+        run = self._run
+        if len(run) < self.config.min_frames or now - run[0].t + _EPS < self._window():
+            return []
+        i = self._target()
+        target = run[i].view
+        last = max(j for j in range(len(run)) if run[j].view == target)
+        commit = Commit(self.stable, target, tuple(run[: last + 1]))
+        self.stable = target
+        rest = [e for e in run[last + 1:] if e.view != target]
+        if rest:                                   # keep only the trailing frames on one side of the new state
+            side = self._side(rest[-1].view)
+            while rest and self._side(rest[0].view) != side:
+                rest.pop(0)
+        self._run, self._gap = rest, 0
+        return [commit, *(self._try_commit(now) if rest else [])]
+
+
+class ButtonSmoother:
+    """The button's stable seat; frames without a button (occluded) change nothing."""
+
+    def __init__(self, config: TrackerConfig) -> None:
+        self.config = config
+        self.stable: int | None = None
+        self._run: list[Entry] = []
+        self._seat: int | None = None
+
+    def update(self, t: float, frame: int, seat: int | None) -> Entry | None:
+        """Returns the first frame of a move once the button has sat at a new seat long enough."""
+        if seat is None:
+            return None
+        if seat == self.stable or seat != self._seat:
+            self._run = []
+            self._seat = None if seat == self.stable else seat
+            if seat == self.stable:
+                return None
+        self._run.append(Entry(t, frame, EMPTY))
+        if len(self._run) >= self.config.min_frames and t - self._run[0].t + _EPS >= self.config.button_s:
+            start = self._run[0]
+            self.stable, self._run, self._seat = seat, [], None
+            return start
+        return None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A seat that emptied: a fold, or a full discard if its replacements come next."""
+
+    t: float
+    frame: int
+    count: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
+class _Hand:
+    """What the tracker remembers about the hand in progress."""
+
+    active: bool = False
+    drawing: bool = False
+    max_count: dict[int, int] = field(default_factory=dict)
+    shown: dict[int, frozenset[Card]] = field(default_factory=dict)
+    pending: dict[int, _Pending] = field(default_factory=dict)
+
+
+def _sorted(cards: frozenset[Card] | set[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: c.index))
+
+
+class Tracker:
+    """Per-seat smoothing and event rules: `update(observation) -> [TableEvent, ...]`."""
+
+    def __init__(self, seats: int, config: TrackerConfig | None = None) -> None:
+        self.config = config or TrackerConfig()
+        self.seat_count = seats
+        self._seats = [ZoneSmoother(self.config) for _ in range(seats)]
+        self._muck = ZoneSmoother(self.config)
+        self._stub = ZoneSmoother(self.config)
+        self._button = ButtonSmoother(self.config)
+        self._hand = _Hand()
+        self.events_emitted = 0
+
+    # -- state for the UI -----------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[ZoneView, ...]:
+        """Each seat's stable contents (seat 1 first)."""
+        return tuple(s.stable for s in self._seats)
+
+    @property
+    def button_seat(self) -> int | None:
+        return self._button.stable
+
+    @property
+    def muck_count(self) -> int:
+        return self._muck.stable.count
+
+    # -- the per-frame step ---------------------------------------------------------------------
+
+    def update(self, obs: TableObservation) -> list[TableEvent]:
+        """Feed one frame's observation; returns the events it confirmed, oldest first."""
+        if len(obs.seats) != self.seat_count:
+            raise ValueError(f"observation has {len(obs.seats)} seats, tracker has {self.seat_count}")
+        t, frame = obs.t, obs.frame
+        commits: list[tuple[int, Commit]] = []
+        for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
+            commits += [(number, c) for c in smoother.update(t, frame, view)]
+        commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
+        muck_view = ZoneView(obs.muck.count + obs.pot.count)
+        muck_commits = self._muck.update(t, frame, muck_view)
+        stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
+        button_move = self._button.update(t, frame, obs.button_seat)
+
+        events: list[TableEvent] = []
+        for seat, p in list(self._hand.pending.items()):
+            if t - p.t + _EPS >= self.config.fold_wait_s:
+                events += self._resolve_fold(seat)
+        for seat, commit in commits:
+            for other in [s for s in self._hand.pending if s != seat]:
+                events += self._resolve_fold(other)
+            events += self._seat_events(seat, commit)
+        for commit in stub_commits:
+            start = commit.start
+            events += [CardExposed(start.t, start.frame, None, card)
+                       for card in _sorted(commit.new.face_up - commit.old.face_up)]
+        if button_move is not None:
+            events.append(ButtonMoved(button_move.t, button_move.frame, self._button.stable or 0))
+        if self._hand.active and not self._hand.pending and self._muck.stable.count == 0 \
+                and all(s.stable.count == 0 for s in self._seats):
+            stamps = [c.start for _, c in commits] + [c.start for c in muck_commits]
+            last = max(stamps, key=lambda e: e.frame) if stamps else Entry(t, frame, EMPTY)
+            events.append(CardsGathered(last.t, last.frame))
+            self._hand = _Hand()
+        events.sort(key=lambda e: e.frame)
+        self.events_emitted += len(events)
+        return events
+
+    def flush(self) -> list[TableEvent]:
+        """At the end of a source: settle seats still waiting between fold and full discard (as folds)."""
+        events: list[TableEvent] = []
+        for seat in list(self._hand.pending):
+            events += self._resolve_fold(seat)
+        return events
+
+    # -- rules ----------------------------------------------------------------------------------
+
+    def _resolve_fold(self, seat: int) -> list[TableEvent]:
+        p = self._hand.pending.pop(seat, None)
+        return [] if p is None else [SeatFolded(p.t, p.frame, seat)]
+
+    def _seat_events(self, seat: int, commit: Commit) -> list[TableEvent]:
+        hand, cfg = self._hand, self.config
+        old, new = commit.old, commit.new
+        delta = new.count - old.count
+        new_up = new.face_up - old.face_up
+        lost_up = old.face_up - new.face_up
+        flipped_n = min(len(new_up), max(0, old.backs - new.backs))
+        ups = _sorted(new_up)
+        flipped = ups[:flipped_n]
+        arrived_up = ups[flipped_n:] if delta > 0 else ()
+        start = commit.start
+        events: list[TableEvent] = []
+
+        if delta > 0:
+            hand.active = True
+            p = hand.pending.pop(seat, None)
+            if p is not None:                       # it emptied to draw, not to fold
+                events.append(CardsDiscarded(p.t, p.frame, seat, p.count, p.cards))
+                hand.drawing = True
+            arrivals: list[Card | None] = [None] * (delta - len(arrived_up)) + list(arrived_up)
+            for k, card in enumerate(arrivals, 1):
+                at = commit.first_reaching(old.count + k)
+                cls = CardReplaced if hand.drawing else CardDealt
+                events.append(cls(at.t, at.frame, seat, card))
+                if card is not None:
+                    events.append(CardExposed(at.t, at.frame, seat, card))
+        elif delta < 0:
+            others_hold = any(s.stable.count for i, s in enumerate(self._seats, 1) if i != seat)
+            if seat in hand.shown or (new.count == 0 and not others_hold):
+                pass                                # a shown hand or the last hand being pushed away
+            elif new.count == 0:
+                hand.pending[seat] = _Pending(start.t, start.frame, old.count, _sorted(lost_up))
+            else:
+                events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
+                hand.drawing = True
+
+        hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
+        full = hand.max_count[seat] >= cfg.hand_size
+        if new.backs == 0 and len(new.face_up) >= 2 and full:
+            before = hand.shown.get(seat, frozenset())
+            if not new.face_up <= before:
+                hand.shown[seat] = new.face_up | before
+                events.append(CardsShown(start.t, start.frame, seat, _sorted(new.face_up)))
+        elif flipped and not hand.shown:
+            at = start
+            events += [CardExposed(at.t, at.frame, seat, card) for card in flipped]
+        return events
