@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.mapper import ZoneView
 from dealer_assist.vision.pipeline import ScriptedTable
@@ -223,3 +224,44 @@ def test_tracker_rejects_wrong_seat_count() -> None:
     t = ScriptedTable(6, FPS).hold(0.1)
     with pytest.raises(ValueError, match="6 seats, tracker has 9"):
         Tracker(9).update(t.observations[0])
+
+
+def test_measured_landing_latency() -> None:
+    from dealer_assist.vision.pipeline import measure_landing_latency
+
+    assert measure_landing_latency(30.0) == pytest.approx(5 / 30)
+    assert measure_landing_latency(30.0, occluded_frames=1) <= 0.300     # one missed frame is tolerated
+    assert measure_landing_latency(60.0) <= 0.2 and measure_landing_latency(15.0) <= 0.300
+
+
+def test_phase_hint_settles_empty_seats_at_once() -> None:
+    def hand(phase: str) -> list[tuple[int, TableEvent]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        t.fold(2).hold(1.2)
+        tracker = Tracker(6)
+        tracker.set_phase(phase)
+        return run(t, tracker, flush=False)
+
+    [*_, (at, fold)] = hand("betting")
+    assert fold.kind == "folded" and (at - fold.frame) / FPS < 1.0
+    [*_, (at, draw)] = hand("draw")
+    assert draw.kind == "discarded" and draw.to_dict()["count"] == 4 and (at - draw.frame) / FPS < 1.0
+    with pytest.raises(DealerAssistError, match="unknown phase"):
+        Tracker(6).set_phase("river")
+
+
+def test_discard_then_replace_procedure() -> None:
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    t.discard(1, 4).hold(1.0).discard(2, 2).hold(1.0)           # everyone declares first ...
+    for seat, n in ((1, 4), (2, 2)):                            # ... then the dealer serves in turn
+        for _ in range(n):
+            t.deal(seat).hold(GAP)
+    t.hold(1.0)
+    events = summary(run(t, Tracker(6, TrackerConfig(draw_procedure="discard_then_replace"))))
+    assert events[12:] == [("discarded", 2, 2), ("discarded", 1, 4), *[("replaced", 1)] * 4, *[("replaced", 2)] * 2]
+    # the sequential default would have called seat 1 a fold here
+    assert ("folded", 1) in summary(run(t))
+    with pytest.raises(DealerAssistError, match="unknown draw procedure 'x'"):
+        TrackerConfig(draw_procedure="x")

@@ -248,3 +248,25 @@ def observation_to_detections(obs: TableObservation, profile: TableProfile,
     table = np.stack(polys)
     image = calibration.to_image(table.reshape(-1, 2)).reshape(-1, 4, 2)
     return Detections.from_polygons(image, np.full(len(ids), 0.95), np.array(ids))
+
+
+def measure_landing_latency(fps: float = 30.0, config: TrackerConfig | None = None, seats: int = 9,
+                            occluded_frames: int = 0) -> float:
+    """Worst video time (s) from a card landing to its event, over every seat (for benchmarks and tests).
+
+    With `occluded_frames`, the landed card is missed for that many frames right after it lands.
+    """
+    worst = 0.0
+    for seat in range(1, seats + 1):
+        table = ScriptedTable(seats, fps).hold(0.5)
+        landing = table.frame
+        table.deal(seat).hold(2 / fps)
+        if occluded_frames:
+            table.occlude([seat], occluded_frames / fps)
+        table.hold(1.0)
+        tracker = Tracker(seats, config)
+        emitted = next((o.frame for o in table.observations if tracker.update(o)), None)
+        if emitted is None:
+            return float("inf")
+        worst = max(worst, (emitted - landing) / fps)
+    return worst

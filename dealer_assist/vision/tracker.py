@@ -11,9 +11,13 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`.
-- a seat losing all of its cards: `CardsDiscarded` if its next cards arrive before any other seat
-  changes and within `fold_wait_s`, else `SeatFolded` (stamped when the cards left); no event when
-  it was the last seat holding cards (the pot is being pushed) or its hand had been shown.
+- a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
+  whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. Without one,
+  it waits: `CardsDiscarded` if the seat's next cards arrive first, else `SeatFolded` (stamped when
+  the cards left) once another seat changes (draw procedure "sequential": each seat is served
+  before the next declares) or once no seat has changed for `fold_wait_s` ("discard_then_replace",
+  and always as a backstop). No event when it was the last seat holding cards (the pot is being
+  pushed) or its hand had been shown.
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards): `CardsShown`.
 - a face-up card on the stub: `CardExposed` with seat None.
@@ -26,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dealer_assist.cards import Card
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.events import (
     ButtonMoved,
     CardDealt,
@@ -40,6 +45,8 @@ from dealer_assist.vision.events import (
 from dealer_assist.vision.mapper import EMPTY, TableObservation, ZoneView
 
 _EPS = 1e-6
+DRAW_PROCEDURES = ("sequential", "discard_then_replace")
+PHASES = ("deal", "betting", "draw", "showdown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,15 @@ class TrackerConfig:
     max_gap: int = 1
     fold_wait_s: float = 2.0
     hand_size: int = 4
+    draw_procedure: str = "sequential"
+
+    def __post_init__(self) -> None:
+        if self.draw_procedure not in DRAW_PROCEDURES:
+            raise DealerAssistError(
+                f"unknown draw procedure {self.draw_procedure!r}; accepted: {', '.join(DRAW_PROCEDURES)}"
+            )
+        if self.min_frames < 1 or self.max_gap < 0 or min(self.arrive_s, self.leave_s, self.empty_s) < 0:
+            raise DealerAssistError("tracker windows must be >= 0 and min_frames >= 1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +224,15 @@ class Tracker:
         self._stub = ZoneSmoother(self.config)
         self._button = ButtonSmoother(self.config)
         self._hand = _Hand()
+        self._phase: str | None = None
+        self._last_change_t = float("-inf")
         self.events_emitted = 0
+
+    def set_phase(self, phase: str | None) -> None:
+        """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer)."""
+        if phase is not None and phase not in PHASES:
+            raise DealerAssistError(f"unknown phase {phase!r}; accepted: {', '.join(PHASES)} or None")
+        self._phase = phase
 
     # -- state for the UI -----------------------------------------------------------------------
 
@@ -243,20 +267,24 @@ class Tracker:
 
         events: list[TableEvent] = []
         for seat, p in list(self._hand.pending.items()):
-            if t - p.t + _EPS >= self.config.fold_wait_s:
+            if t - max(p.t, self._last_change_t) + _EPS >= self.config.fold_wait_s:
                 events += self._resolve_fold(seat)
         for seat, commit in commits:
-            for other in [s for s in self._hand.pending if s != seat]:
-                events += self._resolve_fold(other)
+            if self.config.draw_procedure == "sequential":
+                for other in [s for s in self._hand.pending if s != seat]:
+                    events += self._resolve_fold(other)
             events += self._seat_events(seat, commit)
+        if commits:
+            self._last_change_t = max(self._last_change_t, *(c.start.t for _, c in commits))
         for commit in stub_commits:
             start = commit.start
             events += [CardExposed(start.t, start.frame, None, card)
                        for card in _sorted(commit.new.face_up - commit.old.face_up)]
         if button_move is not None:
             events.append(ButtonMoved(button_move.t, button_move.frame, self._button.stable or 0))
-        if self._hand.active and not self._hand.pending and self._muck.stable.count == 0 \
-                and all(s.stable.count == 0 for s in self._seats):
+        if self._hand.active and self._muck.stable.count == 0 and all(s.stable.count == 0 for s in self._seats):
+            for seat in list(self._hand.pending):
+                events += self._resolve_fold(seat)
             stamps = [c.start for _, c in commits] + [c.start for c in muck_commits]
             last = max(stamps, key=lambda e: e.frame) if stamps else Entry(t, frame, EMPTY)
             events.append(CardsGathered(last.t, last.frame))
@@ -300,7 +328,8 @@ class Tracker:
             arrivals: list[Card | None] = [None] * (delta - len(arrived_up)) + list(arrived_up)
             for k, card in enumerate(arrivals, 1):
                 at = commit.first_reaching(old.count + k)
-                cls = CardReplaced if hand.drawing else CardDealt
+                drawing = self._phase == "draw" or (hand.drawing and self._phase != "deal")
+                cls = CardReplaced if drawing else CardDealt
                 events.append(cls(at.t, at.frame, seat, card))
                 if card is not None:
                     events.append(CardExposed(at.t, at.frame, seat, card))
@@ -308,8 +337,13 @@ class Tracker:
             others_hold = any(s.stable.count for i, s in enumerate(self._seats, 1) if i != seat)
             if seat in hand.shown or (new.count == 0 and not others_hold):
                 pass                                # a shown hand or the last hand being pushed away
-            elif new.count == 0:
+            elif new.count == 0 and self._phase in ("betting", "showdown"):
+                events.append(SeatFolded(start.t, start.frame, seat))
+            elif new.count == 0 and self._phase != "draw":
                 hand.pending[seat] = _Pending(start.t, start.frame, old.count, _sorted(lost_up))
+            elif new.count == 0:
+                events.append(CardsDiscarded(start.t, start.frame, seat, old.count, _sorted(lost_up)))
+                hand.drawing = True
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
                 hand.drawing = True
