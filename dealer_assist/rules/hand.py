@@ -673,13 +673,20 @@ class Hand:
         return True
 
     def discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> Discarded:
-        """Declare a draw: a count (faces unseen) or the cards; 0 or () stands pat."""
+        """Declare a draw: a count (faces unseen) or the cards; 0 or () stands pat.
+
+        A count with a known deck (simulation) discards the last cards held.
+        """
         i, count = self.verify_discard(seat, cards)
         hand = self.hands[i]
         out: list[Card | None] = []
         if isinstance(cards, int):
             out = [None] * count
-            if count <= hand.count(None):
+            if self.stub.known is not None:
+                # A known deck: the cards are known, so a count means the last `count` cards held.
+                out = list(hand[len(hand) - count :])
+                del hand[len(hand) - count :]
+            elif count <= hand.count(None):
                 for _ in range(count):
                     hand.remove(None)
             else:

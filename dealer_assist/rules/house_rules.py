@@ -230,7 +230,8 @@ def _validate(rules: HouseRules) -> None:
         raise HouseRulesError(
             f"bets_per_round_cap = {rules.bets_per_round_cap} is not accepted; accepted: 1 or more (001: 4)"
         )
-    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet"):
+    sized = ("small_blind", "big_blind", "ante") + (("small_bet", "big_bet") if rules.betting == "fixed_limit" else ())
+    for name in sized:
         value = getattr(rules, name)
         if value % rules.chip_unit:
             raise HouseRulesError(

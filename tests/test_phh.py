@@ -1,0 +1,87 @@
+"""PHH export and import: standard FB hands replay in PokerKit; every hand replays in our engine."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from dealer_assist.rules import phh
+from dealer_assist.rules.hand import Hand
+from dealer_assist.rules.house_rules import PRESETS, HouseRules
+from dealer_assist.rules.simulate import simulate_hand
+from dealer_assist.rules.steps import IllegalStep
+
+
+def _same_steps(a: Hand, b: Hand) -> None:
+    assert b.stacks == a.stacks
+    assert [s.kind for s in b.history] == [s.kind for s in a.history]
+
+
+def test_fixed_limit_badugi_is_standard_and_pokerkit_replays_it() -> None:
+    pokerkit = pytest.importorskip("pokerkit")
+    rules = HouseRules.preset("badugi-limit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in range(300):
+            hand = simulate_hand(rules, random.Random(seed).randint(2, 8), seed)
+            text = phh.dumps(hand)
+            assert 'variant = "FB"' in text and "finishing_stacks" in text
+            history = pokerkit.HandHistory.loads(text)
+            final = list(history)[-1]
+            assert list(final.stacks) == hand.stacks, f"seed {seed}"
+            assert history.finishing_stacks == hand.stacks
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_round_trips(preset: str) -> None:
+    rules = HouseRules.preset(preset)
+    for seed in range(40):
+        hand = simulate_hand(rules, 2 + seed % 7, seed)
+        text = phh.dumps(hand)
+        assert ('variant = "FB"' in text) == (preset == "badugi-limit")
+        _same_steps(hand, phh.loads(text))
+
+
+def test_custom_variant_fields() -> None:
+    hand = simulate_hand(HouseRules.preset("badacey-no-limit-single"), 3, 1)
+    data = phh.hand_to_phh(hand, hand=7)
+    assert data["variant"] == "_DA" and data["_game"] == "badacey" and data["_betting"] == "no_limit"
+    assert data["min_bet"] == 2 and data["_button"] == hand.button and data["seats"] == list(hand.seats)
+    assert data["_house_rules"]["draw_procedure"] == "discard_then_replace"
+    assert data["hand"] == 7
+
+
+def test_file_round_trip_and_tampered_stacks(tmp_path: Path) -> None:
+    hand = simulate_hand(HouseRules(), 4, 9)
+    path = phh.dump(hand, tmp_path / "h.phh")
+    _same_steps(hand, phh.load(path))
+    text = path.read_text()
+    start = text.index("finishing_stacks")
+    line = text[start : text.index("]", start) + 1]
+    bad = text.replace(line, "finishing_stacks = [" + ", ".join(["1"] * len(hand.seats)) + "]")
+    with pytest.raises(phh.PHHError, match="differ from the replayed stacks"):
+        phh.loads(bad)
+
+
+def test_unknown_cards_export_as_question_marks() -> None:
+    hand = Hand(HouseRules(), {1: 50, 2: 50}, button=2)
+    hand.post_all()
+    hand.deal_all()
+    hand.fold()
+    hand.award()
+    text = phh.dumps(hand)
+    assert "d dh p1 ????????" in text
+    _same_steps(hand, phh.loads(text))
+
+
+def test_illegal_action_in_file_is_refused() -> None:
+    hand = simulate_hand(HouseRules(), 3, 2)
+    data = phh.hand_to_phh(hand)
+    k = next(i for i, a in enumerate(data["actions"]) if a.endswith(" cc") or a.endswith(" f"))
+    data["actions"][k] = data["actions"][k].split()[0] + " cbr 999"
+    with pytest.raises(IllegalStep, match=r"fixed limit: the (raise|bet) is to exactly"):
+        phh.loads(tomli_w.dumps(data))
