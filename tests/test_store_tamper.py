@@ -105,16 +105,18 @@ def test_inserted_rows_are_named(path: Path) -> None:
     conn.close()
     fake = dict(last, id=last["id"] + 1, seq=last["seq"] + 1, prev=last["hash"], hand_id=1, status="void")
     fake["hash"] = row_hash(fake["prev"], "hand_ends", fake)
-    cols = ", ".join(fake)
-    marks = ", ".join(repr(v) if isinstance(v, str) else ("NULL" if v is None else str(v)) for v in fake.values())
-    tamper(path, f"""
-        INSERT INTO events (id, seq, prev, recorded_at, hand_id, kind, seat, t, frame, payload, hash)
-        VALUES (100, {taken}, '{"0" * 64}', 'x', 1, 'dealt', 1, 0.0, 0, '{{}}', '{"0" * 64}');
-        DELETE FROM hand_ends WHERE hand_id = 1;
-        INSERT INTO hand_ends ({cols}) VALUES ({marks});""")
+    extra = {"id": 100, "seq": taken, "prev": "0" * 64, "recorded_at": "x", "hand_id": 1, "kind": "dealt",
+             "seat": 1, "t": 0.0, "frame": 0, "payload": "{}"}
+    extra["hash"] = row_hash(extra["prev"], "events", extra)  # well-formed on its own, but out of place
+
+    def insert(table: str, row: dict[str, object]) -> str:
+        marks = ", ".join(repr(v) if isinstance(v, str) else ("NULL" if v is None else str(v)) for v in row.values())
+        return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks});"
+
+    tamper(path, insert("events", extra) + "DELETE FROM hand_ends WHERE hand_id = 1;" + insert("hand_ends", fake))
     report = verify(path)
     inserted = [p for p in report.problems if p.kind == "inserted"]
-    assert any(p.table == "events" and p.row_id == 100 and f"reuses sequence number {taken}" in p.message
+    assert any(p.table == "events" and p.row_id == 100 and "out of sequence order" in p.message
                for p in inserted)
     assert any("added after the last write" in p.message for p in inserted)
     assert any(p.kind == "deleted" and p.table == "hand_ends" for p in report.problems)

@@ -25,13 +25,16 @@ from typing import Any
 from dealer_assist.errors import DealerAssistError
 
 GENESIS = "0" * 64
+# One encoder for every row (json.dumps with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+PYTHON_TYPES: dict[str, type] = {"REAL": float, "INTEGER": int, "TEXT": str}
 CHAIN_COLUMNS = ("seq", "prev", "hash")
 
 
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: the same content always gives the same text."""
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _ENCODER.encode(value)
     except ValueError:
         raise DealerAssistError(f"times and amounts must be finite numbers, got {value!r}") from None
 

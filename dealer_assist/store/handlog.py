@@ -23,7 +23,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -37,6 +37,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import queries
 from dealer_assist.store.chain import (
     EMPTY_HEAD,
+    PYTHON_TYPES,
     Anchor,
     AnchorWriter,
     ChainHead,
@@ -69,8 +70,13 @@ INCOMPLETE_REASON = "the recorder stopped before the hand ended (crash or kill);
 
 
 def now_text() -> str:
-    """Local wall-clock time with its UTC offset, to the millisecond (the date part is the local date)."""
-    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+    """UTC wall-clock time to the millisecond: when a row was written (cheap enough for every event)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def local_text(when: datetime | None) -> str:
+    """Local time with its UTC offset, so the date part is the room's date (what `log list --date` matches)."""
+    return (when or datetime.now()).astimezone().isoformat(timespec="milliseconds")
 
 
 def _rules_text(house_rules: str | Mapping[str, Any]) -> str:
@@ -102,7 +108,8 @@ class HandLog:
         self._durability = durability
         self._in_txn = False
         self._names: dict[str, list[str]] = {}
-        self._data_columns: dict[str, list[tuple[str, str]]] = {}
+        self._data_columns: dict[str, list[tuple[str, str, type]]] = {}
+        self._column_set: dict[str, frozenset[str]] = {}
         self._insert_sql: dict[str, str] = {}
         self._next_id: dict[str, int] = {}
         self._head = EMPTY_HEAD
@@ -191,7 +198,9 @@ class HandLog:
                 raise DealerAssistError(f"the hand log {self.path} has no {table} table; run `log verify`")
             names = [row[1] for row in info]
             self._names[table] = names
-            self._data_columns[table] = [(row[1], row[2].upper()) for row in info if row[1] not in _AUTO]
+            self._data_columns[table] = [(row[1], row[2].upper(), PYTHON_TYPES.get(row[2].upper(), object))
+                                         for row in info if row[1] not in _AUTO]
+            self._column_set[table] = frozenset(names)
             marks = ", ".join("?" for _ in names)
             cols = ", ".join(f'"{n}"' for n in names)
             self._insert_sql[table] = f'INSERT INTO "{table}" ({cols}) VALUES ({marks})'
@@ -284,10 +293,10 @@ class HandLog:
         head = self._head
         row: dict[str, Any] = {"id": self._next_id[table], "seq": head.seq + 1, "prev": head.hash,
                                "recorded_at": now_text()}
-        for name, sql_type in self._data_columns[table]:
+        for name, sql_type, python_type in self._data_columns[table]:
             value = values.get(name)
-            row[name] = None if value is None else normalise(value, sql_type)
-        if len(values) > len(self._data_columns[table]) or not values.keys() <= row.keys():
+            row[name] = value if value is None or type(value) is python_type else normalise(value, sql_type)
+        if not values.keys() <= self._column_set[table]:
             raise DealerAssistError(f"the {table} table has no column {sorted(set(values) - set(row))}")
         digest = row_hash(head.hash, table, row)
         row["hash"] = digest
@@ -353,7 +362,7 @@ class HandLog:
         with self._transaction():
             table_id = self.register_table(table, profile=profile, house_rules=house_rules)
             dealer_id = self.register_dealer(dealer)
-            when = (started_at or datetime.now()).astimezone().isoformat(timespec="milliseconds")
+            when = local_text(started_at)
             return self._append("sessions", {"table_id": table_id, "dealer_id": dealer_id, "started_at": when}).id
 
     def start_hand(self, session_id: int, *, button: int, stacks: Mapping[int, int], game: str = "badugi",
@@ -372,7 +381,7 @@ class HandLog:
             last = self.conn.execute("SELECT max(number) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0]
             number = (last or 0) + 1
         seats = {str(int(seat)): int(stack) for seat, stack in sorted(stacks.items())}
-        when = (started_at or datetime.now()).astimezone().isoformat(timespec="milliseconds")
+        when = local_text(started_at)
         values = {
             "table_id": table_id, "session_id": session_id, "dealer_id": dealer_id, "number": number,
             "game": game, "button": button, "house_rules": table_rules if house_rules is None else

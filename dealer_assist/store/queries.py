@@ -28,10 +28,13 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def chain_head(conn: sqlite3.Connection) -> ChainHead:
-    """The row with the highest sequence number over all record tables (seq 0 when the log is empty)."""
+    """The row with the highest sequence number over all record tables (seq 0 when the log is empty).
+
+    Each table's last row by id is its last in the chain (ids and sequence numbers rise together).
+    """
     best = EMPTY_HEAD
     for table in CHAINED_TABLES:
-        row = conn.execute(f'SELECT seq, hash FROM "{table}" ORDER BY seq DESC LIMIT 1').fetchone()
+        row = conn.execute(f'SELECT seq, hash FROM "{table}" ORDER BY id DESC LIMIT 1').fetchone()
         if row and row[0] > best.seq:
             best = ChainHead(int(row[0]), str(row[1]))
     return best

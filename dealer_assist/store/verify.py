@@ -73,12 +73,23 @@ def _span(first: int, last: int) -> str:
     return f"{first}" if first == last else f"{first}..{last}"
 
 
-def _table_rows(conn: sqlite3.Connection, table: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    cur = conn.execute(f'SELECT * FROM "{table}" WHERE typeof(seq) = \'integer\' ORDER BY seq')
+def _table_rows(conn: sqlite3.Connection, table: str, walker: _Walker) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """A table's rows in id order, which for rows the store wrote is also sequence order.
+
+    A row whose sequence number does not rise with its id cannot have been written by the store:
+    it is reported (edited if its own hash fails, else inserted) and left out of the chain walk.
+    """
+    cur = conn.execute(f'SELECT * FROM "{table}" WHERE typeof(seq) = \'integer\' ORDER BY id')
     names = [d[0] for d in cur.description]
+    last_seq = 0
     for values in cur:
         row = dict(zip(names, values, strict=True))
-        yield row["seq"], table, row
+        seq = row["seq"]
+        if seq <= last_seq:
+            walker.out_of_order(table, row, last_seq)
+            continue
+        last_seq = seq
+        yield seq, table, row
 
 
 class _Walker:
@@ -96,6 +107,17 @@ class _Walker:
     def add(self, kind: ProblemKind, message: str, table: str | None = None, row_id: int | None = None,
             seq: int | None = None) -> None:
         self.problems.append(Problem(kind, message, table, row_id, seq))
+
+    def out_of_order(self, table: str, row: dict[str, Any], after: int) -> None:
+        """A row whose sequence number is not above its table's previous row's."""
+        self.records += 1
+        name = f"{table} #{row.get('id')} (seq {row.get('seq')})"
+        if row_hash(str(row.get("prev")), table, row) != row.get("hash"):
+            self.add("edited", f"{name} was changed: its content no longer matches its hash (its sequence number "
+                     f"is not above the previous {table} row's, {after})", table, row.get("id"), row.get("seq"))
+        else:
+            self.add("inserted", f"{name} is out of sequence order in {table} (the previous row has seq {after})",
+                     table, row.get("id"), row.get("seq"))
 
     def group(self, seq: int, rows: list[tuple[str, dict[str, Any]]]) -> None:
         """All rows claiming one sequence number: the one that fits the chain is kept, the others are inserted."""
@@ -233,7 +255,7 @@ def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainH
     """Check the whole log; see the module docstring for what is checked."""
     walker = _Walker(expected_head)
     present = _check_schema(conn, walker)
-    streams = [_table_rows(conn, table) for table in present]
+    streams = [_table_rows(conn, table, walker) for table in present]
     merged = heapq.merge(*streams, key=lambda item: item[0])
     for seq, group in groupby(merged, key=lambda item: item[0]):
         rows = [(table, row) for _, table, row in group]
