@@ -265,3 +265,11 @@ def test_discard_then_replace_procedure() -> None:
     assert ("folded", 1) in summary(run(t))
     with pytest.raises(DealerAssistError, match="unknown draw procedure 'x'"):
         TrackerConfig(draw_procedure="x")
+
+
+def test_starting_mid_hand_adopts_the_table() -> None:
+    t = ScriptedTable(6, FPS).button(2).set(1, 4).set(3, 3).set(5, 0, ["Kc"]).hold(1.5)
+    t.deal(3).hold(1.0).fold(1).hold(3.0)
+    events = summary(run(t, Tracker(6, TrackerConfig(adopt_s=1.0))))
+    assert events == [("dealt", 3), ("folded", 1)]
+    assert summary(run(t)).count(("dealt", 1)) == 4          # without adopting: a burst of "deals"

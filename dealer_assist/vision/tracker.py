@@ -63,6 +63,7 @@ class TrackerConfig:
     fold_wait_s: float = 2.0
     hand_size: int = 4
     draw_procedure: str = "sequential"
+    adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
 
     def __post_init__(self) -> None:
         if self.draw_procedure not in DRAW_PROCEDURES:
@@ -226,6 +227,7 @@ class Tracker:
         self._hand = _Hand()
         self._phase: str | None = None
         self._last_change_t = float("-inf")
+        self._first_t: float | None = None
         self.events_emitted = 0
 
     def set_phase(self, phase: str | None) -> None:
@@ -256,6 +258,10 @@ class Tracker:
         if len(obs.seats) != self.seat_count:
             raise ValueError(f"observation has {len(obs.seats)} seats, tracker has {self.seat_count}")
         t, frame = obs.t, obs.frame
+        if self._first_t is None:
+            self._first_t = t
+        if t - self._first_t < self.config.adopt_s:
+            return self._adopt(obs)
         commits: list[tuple[int, Commit]] = []
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view)]
@@ -292,6 +298,19 @@ class Tracker:
         events.sort(key=lambda e: e.frame)
         self.events_emitted += len(events)
         return events
+
+    def _adopt(self, obs: TableObservation) -> list[TableEvent]:
+        """Started mid-hand: take what is on the table as the starting state, without events."""
+        for smoother, view in zip(self._seats, obs.seats, strict=True):
+            smoother.update(obs.t, obs.frame, view)
+        self._muck.update(obs.t, obs.frame, ZoneView(obs.muck.count + obs.pot.count))
+        self._stub.update(obs.t, obs.frame, ZoneView(0, obs.stub.face_up))
+        self._button.update(obs.t, obs.frame, obs.button_seat)
+        for number, smoother in enumerate(self._seats, 1):
+            if smoother.stable.count:
+                self._hand.active = True
+                self._hand.max_count[number] = max(self._hand.max_count.get(number, 0), smoother.stable.count)
+        return []
 
     def flush(self) -> list[TableEvent]:
         """At the end of a source: settle seats still waiting between fold and full discard (as folds)."""
