@@ -289,3 +289,15 @@ def test_awards_sum_to_pots(
         assert all(s.amount % chip_unit == 0 for s in pot.shares)
         assert {s.seat for s in pot.shares} <= set(pot.eligible)
         assert all(hands[s] is not None for s in pot.eligible)
+
+
+def test_high_card_by_suit_counts_any_card_that_can_play() -> None:
+    # Seat 1 plays 3-2-A with the 3d or the 3s; seat 2 plays 3-2-A with the 3h. Seat 1's 3s is the
+    # highest card that can play, so seat 1 gets the odd chip whichever three the table lists.
+    hands = {1: h("Ac 2h 3d 3s"), 2: h("As 2d 3h Kh"), 3: None}
+    award = award_pots(
+        game="badugi", contributions={1: 1, 2: 1, 3: 1}, hands=hands, button=1, seat_order=[1, 2, 3],
+        odd_chip_rule="high_card_by_suit",
+    )
+    assert {s.seat: (s.amount, s.odd_chips) for s in award.pots[0].shares} == {1: (2, 1), 2: (1, 0)}
+    assert "3s" in next(s.reason for s in award.pots[0].shares if s.seat == 1)

@@ -11,19 +11,21 @@ the tied winners in the order the odd-chip rule gives:
 - ``high_card_by_suit``: tied winners by their highest playing card, highest first. A card's
   height is its rank with the ace low (K highest), then its suit, spades > hearts > diamonds >
   clubs. Tied hands play the same ranks, so in practice the suit of their top card decides; the
-  cards that play are the Badugi subset for a Badugi pot or half, all five for the A-5 half. No
-  two seats hold the same card, so the order is total.
+  cards that play are the Badugi subset for a Badugi pot or half (where several subsets make the
+  same hand, any card one of them uses), all five for the A-5 half. No two seats hold the same
+  card, so the order is total. Several odd units go one each down that order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 from dealer_assist.cards import Card, format_cards
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.rules.badugi import evaluate_badugi
+from dealer_assist.rules.badugi import badugi_class, evaluate_badugi
 from dealer_assist.rules.hand_value import HandValue
 from dealer_assist.rules.lowball import evaluate_a5
 from dealer_assist.rules.pots import Pot, build_pots
@@ -175,23 +177,45 @@ def _split(
     return {seat: each + odd[seat] for seat in winners}, odd
 
 
+def top_playing_card(cards: Sequence[Card], value: HandValue) -> Card:
+    """The highest card (rank, then suit) that plays in `value`.
+
+    All five cards play in an A-5 hand. A Badugi may be made by more than one subset (Ac 2d 3h 3s
+    plays 3-2-A with either three): the card counts if any subset making the hand uses it.
+    """
+    if value.ranking == "a5":
+        return max(cards, key=_card_height)
+    want = badugi_class(value.rank)
+    playing: set[Card] = set()
+    for combo in combinations(cards, len(want)):
+        ranks = tuple(sorted((int(c.rank) for c in combo), reverse=True))
+        if ranks == want and len({c.suit for c in combo}) == len(combo):
+            playing.update(combo)
+    return max(playing, key=_card_height)
+
+
 def _odd_order(ctx: _Context, winners: Sequence[int], values: Mapping[int, HandValue]) -> dict[int, tuple[int, ...]]:
     """Sort keys giving the odd-chip order of tied winners under the table's rule."""
     if ctx.odd_chip_rule == "clockwise_from_button":
         return {seat: (ctx.clockwise.index(seat),) for seat in winners}
     keys: dict[int, tuple[int, ...]] = {}
     for seat in winners:
-        rank, suit = max(_card_height(c) for c in values[seat].used)
+        rank, suit = _card_height(top_playing_card(ctx.cards[seat], values[seat]))
         keys[seat] = (-rank, -suit)
     return keys
 
 
-def _odd_rule_text(ctx: _Context, seat: int, values: Mapping[int, HandValue]) -> str:
-    """Why this seat got an odd chip, naming the rule."""
+def _odd_rule_text(ctx: _Context, seat: int, values: Mapping[int, HandValue], left: int) -> str:
+    """Why this seat got an odd chip, naming the rule; `left` is how many odd units there were."""
     if ctx.odd_chip_rule == "clockwise_from_button":
-        return "the odd-chip rule clockwise_from_button gives it to the first tied winner clockwise from the button"
-    top = max(values[seat].used, key=_card_height)
-    return f"the odd-chip rule high_card_by_suit gives it to the highest card by suit among the tied winners, the {top}"
+        if left == 1:
+            return "the odd-chip rule clockwise_from_button gives it to the first tied winner clockwise from the button"
+        return "the odd-chip rule clockwise_from_button gives odd chips one at a time clockwise from the button"
+    top = top_playing_card(ctx.cards[seat], values[seat])
+    rule = "the odd-chip rule high_card_by_suit gives"
+    if left == 1:
+        return f"{rule} it to the highest card by suit among the tied winners, the {top}"
+    return f"{rule} odd chips one at a time by highest card, suit breaking ties; this seat's is the {top}"
 
 
 _PORTION_TEXT = {"whole": "{pot}", "low": "the A-5 low half of {pot}", "badugi": "the Badugi half of {pot}"}
@@ -222,11 +246,12 @@ def _award_portion(
         shares.append(Share(seat, amount, portion, values[seat], halving_odd * ctx.chip_unit, reason))
         return shares, [f"Seat {seat} wins {what}, {chips(amount)}, with {hand_name}."]
     got, odd = _split(units, winners, _odd_order(ctx, winners, values))
+    left = sum(odd.values())
     sentences = [f"{seats_text(winners).capitalize()} tie for {what} with {hand_name} and split {chips(amount)}."]
     for seat in winners:
         reason = f"tie with {hand_name}, {len(winners)}-way split"
         if odd[seat]:
-            why = _odd_rule_text(ctx, seat, values)
+            why = _odd_rule_text(ctx, seat, values, left)
             reason += f"; gets {odd_text(odd[seat], ctx.chip_unit)} ({why})"
             sentences.append(f"Seat {seat} gets {odd_text(odd[seat], ctx.chip_unit)}: {why}.")
         shares.append(Share(seat, got[seat] * ctx.chip_unit, portion, values[seat], odd[seat] * ctx.chip_unit, reason))
