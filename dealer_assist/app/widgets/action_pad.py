@@ -87,7 +87,9 @@ class ActionPad(QFrame):
         text = self.model.status_text()
         self.status.setText(text)
         colour = theme.RED if text.startswith("Refused") else theme.MUTED
-        self.status.setStyleSheet(f"color: {colour}; font-weight: 600;")
+        sheet = f"color: {colour}; font-weight: 600;"
+        if self.status.styleSheet() != sheet:
+            self.status.setStyleSheet(sheet)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         name = key_name(event)

@@ -25,6 +25,7 @@ class PotsDisplay(QFrame):
         layout.addLayout(self.lines_box)
         layout.addStretch(1)
         self.lines: list[QLabel] = []
+        self._labels: list[QLabel] = []
         self.model = model
         if model is not None:
             model.pots_changed.connect(self.refresh_from_model)
@@ -36,10 +37,6 @@ class PotsDisplay(QFrame):
         self.set_pots(rows, returned)
 
     def set_pots(self, rows: tuple[PotRow, ...], returned: dict[int, int] | None = None) -> None:
-        for label in self.lines:
-            label.setParent(None)
-            label.deleteLater()
-        self.lines = []
         self.total.setText(f"{sum(r.amount for r in rows) + sum((returned or {}).values()):,}")
         texts = []
         for row in rows:
@@ -49,8 +46,16 @@ class PotsDisplay(QFrame):
             texts.append(f"Not called: {amount:,} from seat {seat} (returned if no one calls)")
         if not texts:
             texts.append("No chips in yet")
-        for text in texts:
-            label = QLabel(text)
+        while len(self._labels) < len(texts):
+            label = QLabel()
             label.setWordWrap(True)
             self.lines_box.addWidget(label)
-            self.lines.append(label)
+            self._labels.append(label)
+        for i, label in enumerate(self._labels):
+            if i < len(texts):
+                if label.text() != texts[i]:
+                    label.setText(texts[i])
+                label.setVisible(True)
+            else:
+                label.setVisible(False)  # kept for reuse
+        self.lines = self._labels[: len(texts)]

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dealer_assist.app import theme
 from dealer_assist.app.models.table import Game, SeatState, draws_text, hand_names
 from dealer_assist.cards import Card
+
+
+def _restyle(widget: QWidget, sheet: str) -> None:
+    """Set a style sheet only when it changes: re-polishing is the costly part of an update."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
 
 STATUS_STYLE = {
     "in": (theme.ACCENT, "IN"),
@@ -17,29 +25,45 @@ STATUS_STYLE = {
 }
 
 
-class CardLabel(QLabel):
-    """One card: its face in a four-colour deck, or a back when face down."""
+class CardLabel(QWidget):
+    """One card painted directly (no stylesheet, so updates are cheap): its face in a four-colour deck,
+    or a back when face down."""
 
     def __init__(self, card: Card | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.card = card
         self.setFixedSize(46, 64)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        if card is None:
-            self.setText("")
-            self.setToolTip("face down")
-            self.setStyleSheet(
-                "background: qlineargradient(x1:0,y1:0,x2:1,y2:1, stop:0 #7a1f2b, stop:1 #4d1119);"
-                " border: 2px solid #e8e0d0; border-radius: 6px;"
-            )
+        self.card: Card | None = None
+        self.set_card(card)
+
+    def set_card(self, card: Card | None) -> None:
+        if card == self.card and self.toolTip():
+            return
+        self.card = card
+        self.setToolTip("face down" if card is None else str(card))
+        self.update()
+
+    def text(self) -> str:
+        return "" if self.card is None else f"{self.card.rank.symbol}{self.card.suit.symbol}"
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        if self.card is None:
+            p.setPen(QPen(QColor("#e8e0d0"), 2))
+            p.setBrush(QColor("#6a1a25"))
+            p.drawRoundedRect(rect, 6, 6)
         else:
-            colour = theme.SUIT_COLOURS[card.suit.value]
-            self.setText(f"{card.rank.symbol}{card.suit.symbol}")
-            self.setToolTip(str(card))
-            self.setStyleSheet(
-                f"background: {theme.CARD_BG}; color: {colour}; border: 1px solid #9a9a90; border-radius: 6px;"
-                " font-size: 17pt; font-weight: 800;"
-            )
+            p.setPen(QPen(QColor("#9a9a90"), 1))
+            p.setBrush(QColor(theme.CARD_BG))
+            p.drawRoundedRect(rect, 6, 6)
+            font = QFont(self.font())
+            font.setPointSize(17)
+            font.setBold(True)
+            p.setFont(font)
+            p.setPen(QColor(theme.SUIT_COLOURS[self.card.suit.value]))
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text())
+        p.end()
 
 
 class SeatPanel(QFrame):
@@ -74,6 +98,8 @@ class SeatPanel(QFrame):
         self.cards_box.setObjectName("clear")
         self.cards_box.setLayout(self.cards_row)
         self.cards_row.setContentsMargins(0, 0, 0, 0)
+        self.cards_row.addStretch(1)
+        self.card_labels: list[CardLabel] = []
         outer.addWidget(self.cards_box)
         self.hand = QLabel()
         self.hand.setWordWrap(True)
@@ -87,6 +113,10 @@ class SeatPanel(QFrame):
         self.set_state(state, game)
 
     def set_state(self, state: SeatState, game: Game | None = None, to_act: bool | None = None) -> None:
+        key = (state, game or self.game, self.to_act if to_act is None else to_act)
+        if key == getattr(self, "_shown_key", None):
+            return  # nothing changed: no relayout, no restyle
+        self._shown_key = key
         self.state = state
         if game is not None:
             self.game = game
@@ -100,32 +130,32 @@ class SeatPanel(QFrame):
             colour, word = theme.ACCENT, "TO ACT"
         fg = "#06140c" if word in ("TO ACT", "ALL-IN") else theme.TEXT
         self.status.setText(word)
-        self.status.setStyleSheet(
-            f"background: {colour}; color: {fg}; border-radius: 8px; padding: 3px 10px; font-weight: 800;"
-        )
+        _restyle(self.status, f"background: {colour}; color: {fg}; border-radius: 8px; padding: 3px 10px;"
+                              " font-weight: 800;")
         committed = f"   ·   in pot {state.committed:,}" if state.committed else ""
         self.stack.setText(f"Stack {state.stack:,}{committed}")
-        while self.cards_row.count():
-            item = self.cards_row.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        for card in state.cards:
-            self.cards_row.addWidget(CardLabel(card))
+        while len(self.card_labels) < len(state.cards):
+            label = CardLabel(None)
+            self.cards_row.insertWidget(len(self.card_labels), label)
+            self.card_labels.append(label)
+        for i, label in enumerate(self.card_labels):
+            if i < len(state.cards):
+                label.set_card(state.cards[i])
+                label.show()
+            else:
+                label.hide()
         count = len(state.cards)
-        self.cards_row.addStretch(1)
         names = hand_names(self.game, state.cards) if self.show_names else ()
         if names:
             self.hand.setText(" · ".join(names))
-            self.hand.setStyleSheet(f"color: {theme.GOLD}; font-weight: 700;")
+            _restyle(self.hand, f"color: {theme.GOLD}; font-weight: 700;")
         else:
             self.hand.setText(f"{count} card{'s' if count != 1 else ''}" if count else "no cards")
-            self.hand.setStyleSheet(f"color: {theme.MUTED};")
+            _restyle(self.hand, f"color: {theme.MUTED};")
         self.draws.setText(draws_text(state.draws))
         border = theme.ACCENT if self.to_act and state.status == "in" else theme.BORDER
         width = 3 if self.to_act else 1
-        self.setStyleSheet(f"QFrame#panel {{ border: {width}px solid {border}; }}")
-        self.setEnabled(True)
+        _restyle(self, f"QFrame#panel {{ border: {width}px solid {border}; }}")
 
 
 class SeatsGrid(QWidget):
