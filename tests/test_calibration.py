@@ -207,3 +207,15 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     cv2.imwrite(str(image), np.zeros((50, 50, 3), np.uint8))
     result = runner.invoke(cli, ["calibrate", "--table", "oval-9", "--image", str(image)])
     assert result.exit_code == 2 and "exactly one of --points" in result.output
+
+
+def test_draw_overlay_marks_the_zones() -> None:
+    from dealer_assist.vision.calibration import draw_overlay
+
+    p = oval_profile(9)
+    image = _render_markers(p)
+    cal = CameraCalibration.from_table_to_image(_table_to_image(p), (1280, 720), p.name)
+    out = draw_overlay(image, p, cal)
+    assert out.shape == image.shape and not np.array_equal(out, image)
+    x, y = np.round(cal.to_image([p.seat(5).zone[0]])[0]).astype(int)
+    assert tuple(out[y, x]) != tuple(image[y, x])

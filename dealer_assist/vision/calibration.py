@@ -284,3 +284,27 @@ def calibrate_from_aruco(image: npt.NDArray[np.uint8], profile: TableProfile) ->
     tab_pts = np.concatenate([profile.marker(i).corners() for i in known])  # type: ignore[union-attr]
     size = (int(image.shape[1]), int(image.shape[0]))
     return calibrate_from_points(img_pts, tab_pts, size, profile.name, method=f"aruco:{','.join(map(str, known))}")
+
+
+def draw_overlay(image: npt.NDArray[np.uint8], profile: TableProfile,
+                 calibration: CameraCalibration) -> npt.NDArray[np.uint8]:
+    """A copy of `image` with the profile's zones drawn where the calibration puts them (to check it by eye)."""
+    out = image.copy()
+
+    def poly(points: object, colour: tuple[int, int, int], thickness: int = 2) -> None:
+        px = calibration.to_image(np.asarray(points, dtype=np.float64))
+        cv2.polylines(out, [np.round(px).astype(np.int32)], True, colour, thickness, cv2.LINE_AA)
+
+    poly(profile.outline, (255, 255, 255))
+    for seat in profile.seats:
+        poly(seat.zone, (0, 255, 255))
+        x, y = calibration.to_image([seat.card_spot])[0]
+        cv2.putText(out, str(seat.number), (int(x) - 8, int(y) + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 255), 2)
+        bx, by = calibration.to_image([seat.button_spot])[0]
+        cv2.circle(out, (int(bx), int(by)), 6, (255, 255, 255), 1, cv2.LINE_AA)
+    poly(profile.muck, (40, 40, 40))
+    poly(profile.stub, (255, 0, 0))
+    poly(profile.pot, (0, 140, 255))
+    for marker in profile.markers:
+        poly(marker.corners(), (255, 0, 255), 1)
+    return out
