@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from dealer_assist.cards import FULL_DECK, Card, parse_cards
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules import evaluate_a5, evaluate_badugi
 from dealer_assist.rules.awards import Award, award_pots, award_sentences, clockwise_from_button
 
 
@@ -301,3 +302,72 @@ def test_high_card_by_suit_counts_any_card_that_can_play() -> None:
     )
     assert {s.seat: (s.amount, s.odd_chips) for s in award.pots[0].shares} == {1: (2, 1), 2: (1, 0)}
     assert "3s" in next(s.reason for s in award.pots[0].shares if s.seat == 1)
+
+
+def reference_totals(
+    game: str, contributions: dict[int, int], hands: dict[int, tuple[Card, ...] | None],
+    clockwise: tuple[int, ...], unit: int,
+) -> dict[int, int]:
+    """An independent model of the award (odd chips clockwise): pot boundaries at live seats' levels."""
+    c = dict(contributions)
+    totals = dict.fromkeys(c, 0)
+    levels = [*sorted(c.values(), reverse=True), 0]
+    top_seats = [s for s, v in c.items() if v == levels[0]]
+    if len(top_seats) == 1 and levels[0] > levels[1]:
+        totals[top_seats[0]] += levels[0] - levels[1]
+        c[top_seats[0]] = levels[1]
+    live = [s for s in c if hands[s] is not None]
+    caps = sorted({c[s] for s in live if c[s] > 0})
+    previous = 0
+    for i, cap in enumerate(caps):
+        upper = cap if i < len(caps) - 1 else max(c.values())
+        amount = sum(min(v, upper) - min(v, previous) for v in c.values())
+        previous = upper
+        eligible = [s for s in clockwise if s in live and c[s] >= cap]
+        if len(eligible) == 1:
+            totals[eligible[0]] += amount
+            continue
+        units = amount // unit
+        halves = [("badugi", units)] if game == "badugi" else [("a5", units - units // 2), ("badugi", units // 2)]
+        for kind, half_units in halves:
+            score = {
+                s: (evaluate_a5 if kind == "a5" else evaluate_badugi)(hands[s] or ()).rank for s in eligible
+            }
+            winners = [s for s in eligible if score[s] == min(score.values())]
+            for k, s in enumerate(winners):
+                totals[s] += unit * (half_units // len(winners) + (1 if k < half_units % len(winners) else 0))
+    return totals
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["badugi", "badacey"]),
+    st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=2, max_size=7),
+    st.integers(1, 5),
+    st.randoms(use_true_random=False),
+)
+def test_awards_match_an_independent_model(
+    game: str, seats: list[tuple[int, bool]], unit: int, rnd: object
+) -> None:
+    import random
+
+    assert isinstance(rnd, random.Random)
+    size = 4 if game == "badugi" else 5
+    deck = list(FULL_DECK)
+    rnd.shuffle(deck)
+    # Few distinct ranks make ties (and odd chips) common: deal from the low cards only.
+    low_deck = [c for c in deck if int(c.rank) <= 9]
+    numbers = rnd.sample(range(1, 10), len(seats))
+    contributions = {n: units * unit for n, (units, _) in zip(numbers, seats, strict=True)}
+    contributions[numbers[0]] = max(contributions[numbers[0]], unit)
+    hands: dict[int, tuple[Card, ...] | None] = {}
+    for i, (n, (_, folded)) in enumerate(zip(numbers, seats, strict=True)):
+        hands[n] = None if folded and i > 0 else tuple(low_deck[i * size : (i + 1) * size])
+    order = sorted(numbers)
+    button = rnd.randint(1, 9)
+    award = award_pots(
+        game=game, contributions=contributions, hands=hands, button=button,  # type: ignore[arg-type]
+        seat_order=order, chip_unit=unit,
+    )
+    expected = reference_totals(game, contributions, hands, clockwise_from_button(button, order), unit)
+    assert dict(award.totals) == expected
