@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.cards import FULL_DECK, Card, parse_cards
+from dealer_assist.cards import FULL_DECK, SUITS, Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules import evaluate_a5, evaluate_badugi
 from dealer_assist.rules.awards import Award, award_pots, award_sentences, clockwise_from_button
@@ -355,14 +355,24 @@ def test_awards_match_an_independent_model(
     size = 4 if game == "badugi" else 5
     deck = list(FULL_DECK)
     rnd.shuffle(deck)
-    # Few distinct ranks make ties (and odd chips) common: deal from the low cards only.
-    low_deck = [c for c in deck if int(c.rank) <= 9]
+    # Ties must be common: up to three seats get the first seat's hand with its suits rotated (the
+    # same value), the others deal on from what is left.
+    first = tuple({c.rank: c for c in reversed(deck)}.values())[:size]  # distinct ranks: copies never collide
+    copies = [tuple(Card(c.rank, SUITS[(c.suit.order + k) % 4]) for c in first) for k in (1, 2, 3)]
+    rest = [c for c in deck if all(c not in h for h in (first, *copies))]
     numbers = rnd.sample(range(1, 10), len(seats))
     contributions = {n: units * unit for n, (units, _) in zip(numbers, seats, strict=True)}
     contributions[numbers[0]] = max(contributions[numbers[0]], unit)
     hands: dict[int, tuple[Card, ...] | None] = {}
     for i, (n, (_, folded)) in enumerate(zip(numbers, seats, strict=True)):
-        hands[n] = None if folded and i > 0 else tuple(low_deck[i * size : (i + 1) * size])
+        if folded and i > 0:
+            hands[n] = None
+        elif i == 0:
+            hands[n] = first
+        elif copies and rnd.random() < 0.6:
+            hands[n] = copies.pop()
+        else:
+            hands[n], rest = tuple(rest[:size]), rest[size:]
     order = sorted(numbers)
     button = rnd.randint(1, 9)
     award = award_pots(
