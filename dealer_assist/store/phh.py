@@ -1,6 +1,14 @@
-"""PHH (Poker Hand History, phh.readthedocs.io) text of stored hands, built from the recorded events.
+"""PHH (Poker Hand History) text of stored hands.
 
-Best effort from what the log holds: players are listed from the seat left of the button (the
+First choice: replay the hand's recorded cards, draws, shows and betting actions through the
+rules engine (`rules.Hand`, under the hand's recorded house rules) and write it with
+`dealer_assist.rules.phh.dumps`, so the file is exactly what the rules export (standard `FB` where
+PokerKit can replay it, with `finishing_stacks`). A seat that did not declare a discard in its
+turn is taken to stand pat, one that did not show in its turn to muck.
+
+When the recorded hand cannot be replayed (an irregular deal or draw the referee flagged, a hand
+cut short, no house rules recorded), it is written straight from the records instead, best effort,
+with a comment giving the reason: players are listed from the seat left of the button (the
 button last), blinds, antes and bet sizes are read from the hand's house rules when they name
 `small_blind`, `big_blind`, `ante`, `small_bet`, `big_bet`; one `d dh` line per card dealt or
 replaced (`??` for a face-down card), `sd` for a discard, `sm` for a show, and the betting actions
@@ -12,11 +20,18 @@ from __future__ import annotations
 
 import contextlib
 import tomllib
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
+from dealer_assist.cards import Card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules import phh as rules_phh
+from dealer_assist.rules.hand import Hand, Phase
+from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.records import HandStory, StoredAction, StoredEvent
+from dealer_assist.vision.events import CardBurned, CardDealt, CardReplaced, CardsDiscarded, CardsShown
 
 _KEYS = ("small_blind", "big_blind", "ante", "small_bet", "big_bet")
 
@@ -49,8 +64,8 @@ def _cards(values: Iterable[Any]) -> str:
     return "".join("??" if v is None else str(v) for v in values)
 
 
-def hand_phh(story: HandStory) -> str:
-    """One hand as PHH (TOML) text."""
+def recorded_phh(story: HandStory) -> str:
+    """One hand as PHH (TOML) text written straight from the records (no rules replay)."""
     hand = story.hand
     players = _players(hand.seats, hand.button)
     p = {seat: f"p{i + 1}" for i, seat in enumerate(players)}
@@ -119,3 +134,112 @@ def export_phh(stories: Iterable[HandStory]) -> Iterator[str]:
         return
     for i, story in enumerate(chain((first, second), items), 1):
         yield f"[{i}]\n" + hand_phh(story) + "\n"
+
+
+def _queues(story: HandStory) -> tuple[dict[int, deque[Card | None]], deque[Card | None], deque[_Move]]:
+    """Cards per seat (dealt and replaced, in order), burn cards, and the seats' moves in order."""
+    cards: dict[int, deque[Card | None]] = {seat: deque() for seat in story.hand.seats}
+    burns: deque[Card | None] = deque()
+    moves: deque[_Move] = deque()
+    for record in story.records:
+        if isinstance(record, StoredEvent):
+            ev = record.event
+            if isinstance(ev, CardDealt | CardReplaced):
+                cards.setdefault(ev.seat, deque()).append(ev.card)
+            elif isinstance(ev, CardBurned):
+                burns.append(None)
+            elif isinstance(ev, CardsDiscarded):
+                faces: list[Card | None] = list(ev.cards) if ev.cards else [None] * ev.count
+                moves.append((ev.seat, "discard", faces))
+            elif isinstance(ev, CardsShown):
+                moves.append((ev.seat, "show", list(ev.cards)))
+        elif isinstance(record, StoredAction):
+            moves.append((record.seat, record.action, record.amount))
+    return cards, burns, moves
+
+
+_Move = tuple[int, str, Any]
+
+
+def _step(hand: Hand, move: _Move) -> None:
+    seat, verb, arg = move
+    if verb == "fold":
+        hand.fold(seat)
+    elif verb == "check":
+        hand.check(seat)
+    elif verb == "call":
+        hand.call(seat)
+    elif verb == "bet":
+        hand.bet(int(arg), seat)
+    elif verb == "raise":
+        hand.raise_to(int(arg), seat)
+    elif verb == "discard":
+        hand.discard(seat, arg)
+    elif verb == "show":
+        hand.show(seat, arg)
+    else:
+        raise DealerAssistError(f"seat {seat}: {verb} has no place in the hand")
+
+
+def replay(story: HandStory) -> Hand:
+    """The hand rebuilt through the rules from its records; raises where the records break a rule."""
+    if not story.house_rules.strip():
+        raise DealerAssistError("no house rules were recorded for the hand")
+    rules = HouseRules.from_toml(story.house_rules)
+    hand = Hand(rules, story.hand.seats, story.hand.button)
+    cards, burns, moves = _queues(story)
+    while hand.phase is not Phase.DONE:
+        phase = hand.phase
+        if phase is Phase.POSTING:
+            hand.post()
+        elif phase is Phase.DEALING:
+            seat = hand.next_card_seat
+            assert seat is not None
+            if not cards.get(seat):
+                raise DealerAssistError(f"no card was recorded for seat {seat} when the deal reached it")
+            hand.deal_card(seat, cards[seat].popleft())
+        elif phase is Phase.AWARDING:
+            hand.award()
+        elif phase is Phase.DRAWING and hand.next_discarder is None:
+            if hand.needs_reshuffle:
+                hand.reshuffle()
+            elif hand.burn_due:
+                hand.burn(burns.popleft() if burns else None)
+            else:
+                seat = hand.next_card_seat
+                assert seat is not None
+                if not cards.get(seat):
+                    raise DealerAssistError(f"no replacement card was recorded for seat {seat}")
+                hand.replace(seat, cards[seat].popleft())
+        elif phase is Phase.DRAWING:
+            seat = hand.next_discarder
+            assert seat is not None
+            if moves and moves[0][:2] == (seat, "discard"):
+                _step(hand, moves.popleft())
+            else:
+                hand.discard(seat, [])  # no discard seen in its turn: it stood pat
+        elif phase is Phase.SHOWDOWN:
+            seat = hand.next_shower
+            assert seat is not None
+            if moves and moves[0][:2] == (seat, "show"):
+                _step(hand, moves.popleft())
+            else:
+                hand.muck(seat)
+        else:
+            if not moves:
+                raise DealerAssistError(f"the records end in the {phase} phase, before the hand does")
+            _step(hand, moves.popleft())
+    if moves:
+        raise DealerAssistError(f"{len(moves)} recorded move(s) left after the hand ended, first {moves[0]}")
+    return hand
+
+
+def hand_phh(story: HandStory) -> str:
+    """One hand as PHH text: replayed through the rules if it can be, else straight from the records."""
+    try:
+        hand = replay(story)
+    except (DealerAssistError, ValueError, AssertionError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"# not replayable through the rules engine ({why}); written from the records\n" + recorded_phh(story)
+    return rules_phh.dumps(hand, _log_hand=story.hand.id, _table=story.hand.table, _hand_number=story.hand.number,
+                           _dealer=story.hand.dealer)

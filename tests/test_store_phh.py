@@ -1,0 +1,109 @@
+"""PHH export of logged hands: a hand recorded as events and actions exports exactly as the rules engine's PHH."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.rules import phh as rules_phh
+from dealer_assist.rules.hand import Hand
+from dealer_assist.rules.house_rules import PRESETS, HouseRules
+from dealer_assist.rules.simulate import simulate_hand
+from dealer_assist.rules.steps import (
+    Awarded,
+    BetTo,
+    Burned,
+    Called,
+    Checked,
+    Dealt,
+    Discarded,
+    Folded,
+    RaisedTo,
+    Replaced,
+    Shown,
+)
+from dealer_assist.store import HandLog
+from dealer_assist.store.phh import export_phh
+from dealer_assist.vision.events import (
+    CardBurned,
+    CardDealt,
+    CardReplaced,
+    CardsDiscarded,
+    CardsShown,
+    TableEvent,
+)
+
+
+def record(log: HandLog, session: int, hand: Hand) -> int:
+    """Log a rules-engine hand the way the referee would: what the camera saw and what the dealer entered."""
+    hand_id = log.start_hand(session, button=hand.button, stacks=dict(zip(hand.seats, hand.starting, strict=True)),
+                             house_rules=hand.rules.to_toml())
+    t = 0.0
+    for step in hand.history:
+        t += 0.5
+        frame = int(t * 30)
+        event: TableEvent | None = None
+        action: DealerAction | None = None
+        if isinstance(step, Dealt):
+            event = CardDealt(t=t, frame=frame, seat=step.seat, card=step.card)
+        elif isinstance(step, Burned):
+            event = CardBurned(t=t, frame=frame)
+        elif isinstance(step, Discarded) and step.count:  # standing pat shows nothing to the camera
+            known = tuple(c for c in step.cards if c is not None)
+            event = CardsDiscarded(t=t, frame=frame, seat=step.seat, count=step.count,
+                                   cards=known if len(known) == step.count else ())
+        elif isinstance(step, Replaced):
+            event = CardReplaced(t=t, frame=frame, seat=step.seat, card=step.card)
+        elif isinstance(step, Shown):
+            event = CardsShown(t=t, frame=frame, seat=step.seat, cards=step.cards)
+        elif isinstance(step, Folded):
+            action = DealerAction(seat=step.seat, action="fold", t=t)
+        elif isinstance(step, Checked):
+            action = DealerAction(seat=step.seat, action="check", t=t)
+        elif isinstance(step, Called):
+            action = DealerAction(seat=step.seat, action="call", amount=step.amount, t=t)
+        elif isinstance(step, BetTo | RaisedTo):
+            action = DealerAction(seat=step.seat, action="bet" if isinstance(step, BetTo) else "raise",
+                                  amount=step.amount, t=t)
+        elif isinstance(step, Awarded):
+            log.record_award(hand_id, step.award, t=t)
+        if event is not None:
+            log.record_event(hand_id, event)
+        if action is not None:
+            log.record_action(hand_id, action)
+    log.end_hand(hand_id, t=t)
+    return hand_id
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_logged_hands_export_the_rules_engines_phh(tmp_path: Path, preset: str) -> None:
+    rules = HouseRules.preset(preset)
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        for seed in range(12):
+            hand = simulate_hand(rules, 2 + seed % 5, seed)
+            hand_id = record(log, session, hand)
+            story = log.story(hand_id)
+            (text,) = export_phh([story])
+            expected = rules_phh.dumps(hand, _log_hand=hand_id, _table="T1", _hand_number=story.hand.number,
+                                       _dealer="alice")
+            got, want = tomllib.loads(text), tomllib.loads(expected)
+            # The camera's burn event carries no card face, so burns are written unseen.
+            assert got.pop("_burn_cards") == ["??"] * len(want.pop("_burn_cards"))
+            assert got == want, f"{preset} seed {seed}"
+            assert rules_phh.loads(text).stacks == hand.stacks
+
+
+def test_unreplayable_hand_is_written_from_the_records_with_the_reason(tmp_path: Path) -> None:
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        hand_id = log.start_hand(session, button=1, stacks={1: 100, 2: 100},
+                                 house_rules=HouseRules.preset("badugi-limit").to_toml())
+        log.record_event(hand_id, CardDealt(t=0.1, frame=3, seat=1))  # seat 2 is first to be dealt: a misdeal
+        log.end_hand(hand_id, "misdeal")
+        (text,) = export_phh([log.story(hand_id)])
+    assert text.startswith("# not replayable through the rules engine (")
+    assert '"d dh p2 ??"' in text  # p1 is the seat left of the button: seat 2
