@@ -1,0 +1,280 @@
+"""Procedural card faces and backs drawn with OpenCV's font engine (DejaVu when installed).
+
+OpenCV 5 renders TrueType fonts (`cv2.FontFace`); DejaVu has the suit glyphs, and OpenCV's built-in
+sans font is the fallback, so these decks draw on any machine the package installs on.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from dealer_assist.cards import FULL_DECK, Card, Rank, Suit
+from dealer_assist.synth.card_art import ART_WIDTH, Box, f32, u8
+
+Image = npt.NDArray[np.uint8]
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+ART_HEIGHT = round(ART_WIDTH * 1.4)
+_RANK_TEXT = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.TEN: "10"}
+
+
+@dataclass(frozen=True, slots=True)
+class FaceStyle:
+    font: str
+    rank_size: float  # rank glyph height as a fraction of the card width
+    suit_size: float
+    index_x: float  # centre of the index column, fraction of the width
+    index_y: float  # top of the rank glyph, fraction of the height
+    four_corners: bool
+    colours: tuple[tuple[int, int, int], ...]  # BGR for clubs, diamonds, hearts, spades
+    paper: tuple[int, int, int]
+    pip_scale: float
+    weight: int = 400
+
+
+_RED = (30, 20, 200)
+_BLACK = (25, 25, 25)
+STYLES: dict[str, FaceStyle] = {
+    "proc-classic": FaceStyle("DejaVuSans.ttf", 0.17, 0.13, 0.11, 0.035, False,
+                              (_BLACK, _RED, _RED, _BLACK), (250, 250, 248), 1.0),
+    "proc-bold": FaceStyle("DejaVuSans-Bold.ttf", 0.19, 0.14, 0.115, 0.03, False,
+                           (_BLACK, _RED, _RED, _BLACK), (244, 248, 250), 1.0, 700),
+    "proc-serif": FaceStyle("DejaVuSerif-Bold.ttf", 0.18, 0.13, 0.11, 0.035, False,
+                            ((40, 30, 20), (40, 40, 190), (40, 40, 190), (40, 30, 20)), (236, 244, 248), 0.9, 700),
+    "proc-four-colour": FaceStyle("DejaVuSansCondensed-Bold.ttf", 0.19, 0.14, 0.11, 0.03, False,
+                                  ((40, 130, 30), (200, 90, 20), (30, 20, 200), _BLACK), (250, 250, 250), 1.0, 700),
+    "proc-jumbo": FaceStyle("DejaVuSans-Bold.ttf", 0.26, 0.17, 0.15, 0.025, False,
+                            (_BLACK, _RED, _RED, _BLACK), (248, 248, 248), 0.7, 700),
+    "proc-mono": FaceStyle("DejaVuSansMono-Bold.ttf", 0.14, 0.1, 0.09, 0.03, True,
+                           ((60, 40, 20), (20, 40, 180), (20, 40, 180), (60, 40, 20)), (240, 250, 250), 0.9, 700),
+}
+
+
+@functools.lru_cache(maxsize=16)
+def _font(name: str) -> cv2.FontFace:
+    path = FONT_DIR / name
+    if path.is_file():
+        return cv2.FontFace(str(path))
+    return cv2.FontFace("sans")
+
+
+def _glyph(text: str, font_name: str, height: int, weight: int) -> npt.NDArray[np.float32]:
+    """Coverage mask (0..1) of a string, tightly cropped; the ink is `height` pixels tall."""
+    return _glyph_cached(text, font_name, max(4, int(height)), weight)
+
+
+@functools.lru_cache(maxsize=512)
+def _glyph_cached(text: str, font_name: str, height: int, weight: int) -> npt.NDArray[np.float32]:
+    face = _font(font_name)
+    size = height * 1.45
+    pad = int(size)
+    canvas = np.zeros((pad * 3, pad * (len(text) + 2)), np.uint8)
+    cv2.putText(canvas, text, (pad, pad * 2), 255, face, int(size), weight)
+    ys, xs = np.nonzero(canvas)
+    if len(xs) == 0:
+        return np.zeros((1, 1), np.float32)
+    crop = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    scale = height / crop.shape[0]
+    new_w = max(1, round(crop.shape[1] * scale))
+    crop = u8(cv2.resize(crop, (new_w, height), interpolation=cv2.INTER_AREA))
+    return crop.astype(np.float32) / 255.0
+
+
+def _stamp(img: Image, mask: npt.NDArray[np.float32], cx: float, top: float, colour: tuple[int, int, int],
+           rotate: bool = False) -> tuple[int, int, int, int]:
+    """Blend `colour` through `mask` with its top-centre at (cx, top); returns the ink box (x0, y0, x1, y1)."""
+    h, w = mask.shape
+    if rotate:
+        mask = mask[::-1, ::-1]
+        x0, y0 = round(cx - w / 2), round(top - h)
+    else:
+        x0, y0 = round(cx - w / 2), round(top)
+    x1, y1 = x0 + w, y0 + h
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(img.shape[1], x1), min(img.shape[0], y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return (0, 0, 0, 0)
+    m = mask[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, None]
+    roi = img[cy0:cy1, cx0:cx1, :3].astype(np.float32)
+    img[cy0:cy1, cx0:cx1, :3] = (roi * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
+    return (cx0, cy0, cx1, cy1)
+
+
+def _blank(paper: tuple[int, int, int], w: int = ART_WIDTH, h: int = ART_HEIGHT) -> Image:
+    img = np.zeros((h, w, 4), np.uint8)
+    radius = int(w * 0.06)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+    r1x, r1y = w - 1 - radius, h - 1 - radius
+    for x, y in ((radius, radius), (r1x, radius), (radius, r1y), (r1x, r1y)):
+        cv2.circle(mask, (x, y), radius, 255, -1, cv2.LINE_AA)
+    img[:, :, :3] = paper
+    img[:, :, 3] = mask
+    edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    img[edge > 0, :3] = (np.array(paper) * 0.7).astype(np.uint8)
+    return img
+
+
+# Pip positions (x, y) in card fractions; pips below the middle are drawn upside down.
+_COLS = (0.3, 0.5, 0.7)
+_ROWS4 = (0.2, 0.4, 0.6, 0.8)
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    2: ((0.5, 0.2), (0.5, 0.8)),
+    3: ((0.5, 0.2), (0.5, 0.5), (0.5, 0.8)),
+    4: ((0.3, 0.2), (0.7, 0.2), (0.3, 0.8), (0.7, 0.8)),
+    5: ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)),
+    6: tuple((x, y) for y in (0.2, 0.5, 0.8) for x in (0.3, 0.7)),
+    7: (*((x, y) for y in (0.2, 0.5, 0.8) for x in (0.3, 0.7)), (0.5, 0.35)),
+    8: (*((x, y) for y in (0.2, 0.5, 0.8) for x in (0.3, 0.7)), (0.5, 0.35), (0.5, 0.65)),
+    9: (*((x, y) for y in _ROWS4 for x in (0.3, 0.7)), (0.5, 0.5)),
+    10: (*((x, y) for y in _ROWS4 for x in (0.3, 0.7)), (0.5, 0.3), (0.5, 0.7)),
+}
+
+
+def _map_pip_y(y: float) -> float:
+    return 0.14 + (y - 0.2) / 0.6 * 0.72 if y != 0.5 else 0.5
+
+
+def draw_face(design: str, card: Card) -> Image:
+    """One face of a procedural design (BGRA, ART_WIDTH x ART_HEIGHT)."""
+    img, _ = _draw_face(design, card)
+    return img
+
+
+def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int, int]]]:
+    style = STYLES[design]
+    w, h = ART_WIDTH, ART_HEIGHT
+    img = _blank(style.paper)
+    colour = style.colours[("c", "d", "h", "s").index(card.suit.value)]
+    suit = card.suit.symbol
+    rank_text = _RANK_TEXT.get(card.rank, str(card.rank.value))
+    rank_mask = _glyph(rank_text, style.font, round(style.rank_size * w), style.weight)
+    if rank_mask.shape[1] > 0.24 * w:  # "10" in a narrow column: squeeze it
+        rank_mask = f32(cv2.resize(rank_mask, (int(0.24 * w), rank_mask.shape[0]), interpolation=cv2.INTER_AREA))
+    suit_mask = _glyph(suit, "DejaVuSans.ttf", round(style.suit_size * w), 400)
+    ink: list[tuple[int, int, int, int]] = []
+    corners = [(style.index_x, False), (1 - style.index_x, False)] if style.four_corners else [(style.index_x, False)]
+    for ix, _ in corners:
+        cx, top = ix * w, style.index_y * h
+        b1 = _stamp(img, rank_mask, cx, top, colour)
+        b2 = _stamp(img, suit_mask, cx, b1[3] + 0.015 * h, colour)
+        box = (min(b1[0], b2[0]), b1[1], max(b1[2], b2[2]), b2[3])
+        ink.append(box)
+        # The 180-degree twin.
+        cx2, bottom = w - cx, h - top
+        _stamp(img, rank_mask, cx2, bottom, colour, rotate=True)
+        _stamp(img, suit_mask, cx2, bottom - (b1[3] - b1[1]) - 0.015 * h, colour, rotate=True)
+    value = card.rank.value
+    if value in _PIPS:
+        pip = _glyph(suit, "DejaVuSans.ttf", round(0.13 * w * style.pip_scale), 400)
+        for x, y in _PIPS[value]:
+            yy = _map_pip_y(y) * h
+            if y > 0.5:
+                _stamp(img, pip, x * w, yy + pip.shape[0] / 2, colour, rotate=True)
+            else:
+                _stamp(img, pip, x * w, yy - pip.shape[0] / 2, colour)
+    elif card.rank == Rank.ACE:
+        pip = _glyph(suit, "DejaVuSans.ttf", round(0.36 * w * style.pip_scale), 400)
+        _stamp(img, pip, w / 2, h / 2 - pip.shape[0] / 2, colour)
+    else:
+        _draw_court(img, style, card, colour, rank_text)
+    return img, ink
+
+
+def _draw_court(img: Image, style: FaceStyle, card: Card, colour: tuple[int, int, int], rank_text: str) -> None:
+    w, h = img.shape[1], img.shape[0]
+    x0, y0, x1, y1 = int(0.23 * w), int(0.13 * h), int(0.77 * w), int(0.87 * h)
+    tint = {Suit.CLUBS: (200, 225, 205), Suit.DIAMONDS: (205, 215, 245), Suit.HEARTS: (200, 205, 245),
+            Suit.SPADES: (225, 215, 205)}[card.suit]
+    cv2.rectangle(img, (x0, y0), (x1, y1), (*tint, 255), -1)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (*colour, 255), 2, cv2.LINE_AA)
+    mid = (y0 + y1) // 2
+    cv2.line(img, (x0, y1), (x1, y0), (*colour, 255), 1, cv2.LINE_AA)
+    band = (40, 170, 220) if card.rank == Rank.KING else (180, 60, 40) if card.rank == Rank.QUEEN else (60, 140, 60)
+    for yy in (y0 + int(0.1 * h), y1 - int(0.1 * h)):
+        cv2.rectangle(img, (x0 + 3, yy - 6), (x1 - 3, yy + 6), (*band, 255), -1)
+    letter = _glyph(rank_text, style.font, int(0.22 * h), 700)
+    _stamp(img, letter, w / 2, mid - letter.shape[0] - 0.02 * h, colour)
+    _stamp(img, letter, w / 2, mid + letter.shape[0] + 0.02 * h, colour, rotate=True)
+    pip = _glyph(card.suit.symbol, "DejaVuSans.ttf", int(0.07 * h), 400)
+    _stamp(img, pip, x0 + 0.08 * w, y0 + 0.03 * h, colour)
+    _stamp(img, pip, x1 - 0.08 * w, y1 - 0.03 * h, colour, rotate=True)
+
+
+@functools.lru_cache(maxsize=16)
+def index_boxes(design: str) -> tuple[Box, ...]:
+    """Index-corner boxes of a procedural design, from where the index ink was actually drawn."""
+    w, h = ART_WIDTH, ART_HEIGHT
+    per_corner: list[list[tuple[int, int, int, int]]] = []
+    for card in FULL_DECK:
+        _, ink = _draw_face(design, card)
+        for i, box in enumerate(ink):
+            if len(per_corner) <= i:
+                per_corner.append([])
+            per_corner[i].append(box)
+    boxes: list[Box] = []
+    pad = 0.012
+    for corner in per_corner:
+        arr = np.array(corner, float)
+        b = Box(arr[:, 0].min() / w - pad, arr[:, 1].min() / h - pad, arr[:, 2].max() / w + pad,
+                arr[:, 3].max() / h + pad)
+        boxes += [b, Box(1 - b.x1, 1 - b.y1, 1 - b.x0, 1 - b.y0)]
+    return tuple(boxes)
+
+
+# --------------------------------------------------------------------------------------------
+# Backs.
+
+_BACKS: dict[str, tuple[str, tuple[int, int, int], tuple[int, int, int]]] = {
+    "back:proc-red-lattice": ("lattice", (40, 30, 170), (235, 235, 245)),
+    "back:proc-blue-lattice": ("lattice", (150, 70, 20), (240, 235, 230)),
+    "back:proc-green-diamonds": ("diamonds", (50, 110, 30), (200, 235, 205)),
+    "back:proc-black-rings": ("rings", (35, 35, 35), (170, 170, 175)),
+    "back:proc-maroon-stripes": ("stripes", (40, 30, 110), (150, 170, 220)),
+    "back:proc-navy-dots": ("dots", (90, 40, 20), (230, 200, 170)),
+}
+
+
+def draw_back(design: str) -> Image:
+    """A procedural back: a white margin round a two-colour pattern, symmetric under a half turn."""
+    pattern, base, ink = _BACKS[design]
+    w, h = ART_WIDTH, ART_HEIGHT
+    img = _blank((250, 250, 250))
+    m = int(0.06 * w)
+    field = np.zeros((h - 2 * m, w - 2 * m, 3), np.uint8)
+    field[:] = base
+    fh, fw = field.shape[:2]
+    step = max(8, w // 14)
+    if pattern == "lattice":
+        for k in range(-fh, fw + fh, step):
+            cv2.line(field, (k, 0), (k + fh, fh), ink, 2, cv2.LINE_AA)
+            cv2.line(field, (k, fh), (k + fh, 0), ink, 2, cv2.LINE_AA)
+    elif pattern == "diamonds":
+        for yy in range(0, fh + step, step):
+            for xx in range(0, fw + step, step):
+                off = step // 2 if (yy // step) % 2 else 0
+                c = (xx + off, yy)
+                pts = np.array([(c[0], c[1] - step // 3), (c[0] + step // 4, c[1]), (c[0], c[1] + step // 3),
+                                (c[0] - step // 4, c[1])], np.int32)
+                cv2.fillConvexPoly(field, pts, ink, cv2.LINE_AA)
+    elif pattern == "rings":
+        for yy in range(0, fh + step, step):
+            for xx in range(0, fw + step, step):
+                cv2.circle(field, (xx, yy), step // 2 - 1, ink, 2, cv2.LINE_AA)
+    elif pattern == "stripes":
+        for k in range(0, fw + fh, step // 2):
+            cv2.line(field, (k, 0), (k - fh, fh), ink, 3, cv2.LINE_AA)
+    else:
+        for yy in range(step // 2, fh, step // 2):
+            for xx in range(step // 2, fw, step // 2):
+                cv2.circle(field, (xx, yy), 3, ink, -1, cv2.LINE_AA)
+    cv2.rectangle(field, (3, 3), (fw - 4, fh - 4), ink, 3, cv2.LINE_AA)
+    cv2.ellipse(field, (fw // 2, fh // 2), (fw // 5, fh // 7), 0, 0, 360, base, -1, cv2.LINE_AA)
+    cv2.ellipse(field, (fw // 2, fh // 2), (fw // 5, fh // 7), 0, 0, 360, ink, 3, cv2.LINE_AA)
+    img[m : h - m, m : w - m, :3] = field
+    return img
