@@ -150,3 +150,17 @@ def test_batch_marks_repeated_cards_and_rejects_bad_shapes() -> None:
     assert evaluate_badugi_batch(rows).tolist() == [CLASS_COUNT, 1, 1]
     with pytest.raises(CardError, match="integers"):
         evaluate_badugi_batch(np.zeros((1, 4), dtype=np.float64))
+
+
+def test_five_card_hands_order_as_pokerkit_best_of_any_four() -> None:
+    # Badacey's Badugi half: PokerKit's from_game picks the best hand from all five hole cards.
+    ids = np.array([random.Random(n).sample(range(52), 5) for n in range(6_000)])
+    ours = evaluate_badugi_batch(ids).tolist()
+    hand_of_rank: dict[int, BadugiHand] = {}
+    for row, rank in zip(ids.tolist(), ours, strict=True):
+        hand = BadugiHand.from_game(tuple(PK_CARDS[i] for i in row))
+        assert isinstance(hand, BadugiHand)
+        assert hand_of_rank.setdefault(rank, hand) == hand, f"rank {rank} is two PokerKit classes: {row}"
+    by_rank = [hand_of_rank[r] for r in sorted(hand_of_rank)]
+    assert all(better > worse for better, worse in pairwise(by_rank))
+    assert len(by_rank) > 500
