@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -374,3 +375,31 @@ def test_every_record_table_is_chained(log: HandLog) -> None:
     assert report.ok and report.records == len(seqs) and report.snapshots == 1
     payload = log.conn.execute("SELECT payload FROM events WHERE kind = 'shown'").fetchone()[0]
     assert json.loads(payload)["cards"] == ["Ah", "2c", "3d", "4s"]
+
+
+def test_threads_share_one_log(log: HandLog) -> None:
+    hand = new_hand(log)
+    errors: list[BaseException] = []
+
+    def writer(seat: int) -> None:
+        try:
+            for i in range(200):
+                log.record_event(hand, CardDealt(t=float(i), frame=i, seat=seat))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            for _ in range(50):
+                log.story(hand)
+                log.list_hands()
+        except BaseException as exc:  # pragma: no cover
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in (1, 2, 3)] + [threading.Thread(target=reader)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert len(log.story(hand).records) == 600 and log.verify().ok

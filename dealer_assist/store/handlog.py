@@ -18,15 +18,17 @@ and change nothing.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import tomli_w
 from sqlite_utils import Database
@@ -63,6 +65,16 @@ from dealer_assist.store.verify import VerifyReport, verify_log
 from dealer_assist.vision.events import TableEvent
 
 Durability = Literal["process", "power"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    """Run the method holding the log's lock (the referee thread writes while the app reads)."""
+    @functools.wraps(method)
+    def wrapper(self: HandLog, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return wrapper  # type: ignore[return-value]
 _AUTO = ("id", "seq", "prev", "recorded_at", "hash")
 WAL_AUTOCHECKPOINT_PAGES = 10_000
 _JPEG_MAGIC = b"\xff\xd8\xff"
@@ -89,9 +101,10 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     if readonly:
         if not path.exists():
             raise DealerAssistError(f"no hand log at {path}; record a hand first, or pass --log PATH")
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
     else:
-        conn = sqlite3.connect(path, isolation_level=None)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 5000")
     return conn
 
@@ -115,6 +128,9 @@ class HandLog:
         self._head = EMPTY_HEAD
         self._open_hands: set[int] = set()
         self.recovered: tuple[int, ...] = ()
+        # One connection shared by the threads that use this log (check_same_thread=False): every
+        # public method holds this lock, a batch holds it from start to commit.
+        self._lock = threading.RLock()
 
     # ----- opening and closing
 
@@ -221,6 +237,7 @@ class HandLog:
                 f"the end of the hand log {self.path} does not match its anchor (records were removed or added "
                 "outside Dealer Assist); run `dealer-assist log verify` and record into a new log file")
 
+    @_locked
     def close(self) -> None:
         """Checkpoint the WAL (writer), close the database and release the writer lock."""
         if self._anchor is not None and not self.conn.in_transaction:
@@ -285,7 +302,7 @@ class HandLog:
     @contextmanager
     def batch(self) -> Iterator[HandLog]:
         """Write many records in one transaction (bulk import, benchmarks): all or nothing."""
-        with self._transaction():
+        with self._lock, self._transaction():
             yield self
 
     def _append(self, table: str, values: Mapping[str, Any]) -> RecordRef:
@@ -336,6 +353,7 @@ class HandLog:
 
     # ----- tables, dealers, sessions, hands
 
+    @_locked
     def register_table(self, name: str, *, profile: str = "", house_rules: str | Mapping[str, Any] = "") -> int:
         """The id of this table configuration; a changed profile or house rules gets a new row (a new version)."""
         if not name.strip():
@@ -347,6 +365,7 @@ class HandLog:
             return int(row[0])
         return self._write("tables", {"name": name, "profile": profile, "house_rules": rules}).id
 
+    @_locked
     def register_dealer(self, name: str) -> int:
         """The id of the dealer with this name (badge or name as the room writes it), added if new."""
         if not name.strip():
@@ -356,6 +375,7 @@ class HandLog:
             return int(row[0])
         return self._write("dealers", {"name": name}).id
 
+    @_locked
     def open_session(self, table: str, dealer: str, *, profile: str = "",
                      house_rules: str | Mapping[str, Any] = "", started_at: datetime | None = None) -> int:
         """Start a dealer's down at a table; returns the session id that hands are recorded under."""
@@ -365,6 +385,7 @@ class HandLog:
             when = local_text(started_at)
             return self._append("sessions", {"table_id": table_id, "dealer_id": dealer_id, "started_at": when}).id
 
+    @_locked
     def start_hand(self, session_id: int, *, button: int, stacks: Mapping[int, int], game: str = "badugi",
                    number: int | None = None, house_rules: str | Mapping[str, Any] | None = None,
                    t: float | None = None, started_at: datetime | None = None) -> int:
@@ -391,6 +412,7 @@ class HandLog:
         self._open_hands.add(hand_id)
         return hand_id
 
+    @_locked
     def end_hand(self, hand_id: int, status: HandStatus = "complete", *, reason: str | None = None,
                  t: float | None = None) -> RecordRef:
         """Record how the hand ended (complete, misdeal, void, incomplete); a hand ends once."""
@@ -408,6 +430,7 @@ class HandLog:
 
     # ----- what happens in a hand
 
+    @_locked
     def record_event(self, hand_id: int, event: TableEvent) -> RecordRef:
         """Record a table event seen by vision (committed before this returns)."""
         self._require_hand(hand_id, open_=True)
@@ -416,6 +439,7 @@ class HandLog:
             "frame": event.frame, "payload": canonical_json(event.to_dict()),
         })
 
+    @_locked
     def record_action(self, hand_id: int, action: DealerAction, *, frame: int | None = None,
                       phase: str | None = None) -> RecordRef:
         """Record a betting action (entered by the dealer, or a fold seen by vision)."""
@@ -425,6 +449,7 @@ class HandLog:
             "t": action.t, "frame": frame, "source": action.source, "phase": phase,
         })
 
+    @_locked
     def record_flag(self, hand_id: int, flag: Flag, *, snapshot: str | None = None) -> RecordRef:
         """Record a flag; `snapshot` is the SHA-256 returned by `save_snapshot` for its key frame."""
         self._require_hand(hand_id, open_=True)
@@ -438,6 +463,7 @@ class HandLog:
             "message": data["message"], "snapshot": snapshot,
         })
 
+    @_locked
     def record_award(self, hand_id: int, award: Any, *, t: float | None = None,
                      explanation: Sequence[str] | None = None) -> RecordRef:
         """Record a showdown award (the referee's Award or its dict: pots, shares with reasons, totals)."""
@@ -449,6 +475,7 @@ class HandLog:
         return self._write("awards", {"hand_id": hand_id, "t": t, "payload": canonical_json(payload),
                                       "explanation": "\n".join(lines)})
 
+    @_locked
     def record_correction(self, hand_id: int, kind: CorrectionKind, *, reason: str, by: str,
                           target_id: int | None = None, data: Mapping[str, Any] | None = None,
                           t: float | None = None) -> RecordRef:
@@ -483,6 +510,7 @@ class HandLog:
             "data": canonical_json(payload), "reason": reason, "by": by, "t": t,
         })
 
+    @_locked
     def save_snapshot(self, hand_id: int, label: str, jpeg: bytes, *, t: float | None = None,
                       frame: int | None = None) -> str:
         """Save a key frame (JPEG bytes) beside the database and record it; returns its SHA-256 (hex)."""
@@ -506,24 +534,29 @@ class HandLog:
 
     # ----- reading
 
+    @_locked
     def list_hands(self, *, table: str | None = None, date: str | None = None, dealer: str | None = None,
                    seat: int | None = None, flag: str | None = None, limit: int | None = None) -> list[HandSummary]:
         """Hands matching every given filter, oldest first (`date` is YYYY-MM-DD, local date of the start)."""
         return queries.list_hands(self.conn, table=table, date=date, dealer=dealer, seat=seat, flag=flag,
                                   limit=limit)
 
+    @_locked
     def story(self, hand_id: int) -> HandStory:
         """Everything recorded about one hand, in chain order."""
         return queries.hand_story(self.conn, hand_id)
 
+    @_locked
     def verify(self, *, expected_head: ChainHead | None = None) -> VerifyReport:
         """Check the chain, the anchor, references and snapshot files (see `store.verify`)."""
         return verify_log(self.conn, self.path, expected_head=expected_head)
 
+    @_locked
     def hand_ids(self) -> list[int]:
         """Every hand id, oldest first."""
         return [int(r[0]) for r in self.conn.execute("SELECT id FROM hands ORDER BY id")]
 
+    @_locked
     def incomplete_hands(self) -> list[int]:
         """Hands ended as incomplete (the recorder stopped mid-hand)."""
         return [int(r[0]) for r in self.conn.execute(
