@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.errors import DealerAssistError
@@ -79,6 +79,7 @@ def test_no_live_seat_is_an_error() -> None:
 contribs = st.dictionaries(st.integers(1, 9), st.integers(0, 500), min_size=1, max_size=9)
 
 
+@settings(deadline=None)
 @given(contribs, st.data())
 def test_chips_are_conserved_and_pots_well_formed(contributions: dict[int, int], data: st.DataObject) -> None:
     paying = [s for s, a in contributions.items() if a > 0]
