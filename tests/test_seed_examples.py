@@ -140,3 +140,14 @@ def test_004_a5_straights_and_flushes_do_not_count() -> None:
 
 def test_003_c_seven_five_two_beats_seven_five_four() -> None:
     assert a5("7c 5d 2h 3s Ac").beats(a5("7d 5c 4h 3c 6s"))
+
+
+# --- 000 last paragraph over 002 J(ii) ---------------------------------------------------------
+
+
+def test_000_best_subset_rule_beats_the_discard_the_higher_suited_card_shortcut() -> None:
+    # 002 J(ii) would discard the 4d (higher diamond) and then one three: a two-card hand. The
+    # best-subset rule of 000 discards the paired, suited 3d instead: three-card 4-3-2.
+    value = badugi("2c 3h 3d 4d")
+    assert value.name == "three-card 4-3-2"
+    assert {str(c) for c in value.used} == {"2c", "3h", "4d"}
