@@ -120,10 +120,6 @@ def child_ui(seconds: float) -> None:
 
     QTimer.singleShot(1000, start)  # let start-up settle
     app.exec()
-    # The figures are printed; skip interpreter teardown, where PySide6 may abort while collecting
-    # this function's unparented timer and closures (a shutdown-order issue, not the app's).
-    sys.stdout.flush()
-    os._exit(0)
 
 
 def _run_child(args: list[str]) -> dict[str, float]:

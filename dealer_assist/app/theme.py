@@ -29,6 +29,7 @@ def stylesheet(scale: float = 1.0) -> str:
 QWidget {{ background: {BG}; color: {TEXT}; font-size: {pt}pt; }}
 QToolTip {{ background: {PANEL_HI}; color: {TEXT}; border: 1px solid {ACCENT}; padding: 6px; font-size: {pt}pt; }}
 QFrame#panel, QGroupBox {{ background: {PANEL}; border: 1px solid {BORDER}; border-radius: 10px; }}
+QFrame#panel[toAct="true"] {{ border: 3px solid {ACCENT}; }}
 QGroupBox {{ margin-top: {big}px; padding-top: 8px; font-weight: 600; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 12px; padding: 0 6px; color: {MUTED}; }}
 QLabel {{ background: transparent; }}
@@ -36,6 +37,11 @@ QWidget#clear {{ background: transparent; }}
 QLabel#title {{ font-size: {big}pt; font-weight: 700; }}
 QLabel#huge {{ font-size: {huge}pt; font-weight: 800; color: {GOLD}; }}
 QLabel#muted {{ color: {MUTED}; }}
+QLabel#boardTitle {{ color: {GOLD}; font-weight: 800; font-size: {round(pt * 1.15)}pt; }}
+QLabel#boardLine {{ font-weight: 700; font-size: {round(pt * 1.15)}pt; }}
+QLabel#boardOdd {{ color: {GOLD}; }}
+QLabel#boardNote {{ color: {MUTED}; }}
+QLabel#boardTotal {{ font-weight: 700; }}
 QLabel#banner {{ background: #5a1f1f; color: {TEXT}; padding: 8px 14px; border-radius: 8px; font-weight: 600; }}
 QLabel#notice {{ background: #4a3c12; color: {TEXT}; padding: 8px 14px; border-radius: 8px; }}
 QPushButton {{ background: {PANEL_HI}; border: 2px solid {BORDER}; border-radius: 10px; padding: 10px 18px;

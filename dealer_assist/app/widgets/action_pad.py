@@ -41,7 +41,7 @@ class ActionPad(QFrame):
         layout.setContentsMargins(12, 10, 12, 12)
         self.prompt_label = QLabel()
         self.prompt_label.setObjectName("title")
-        self.prompt_label.setWordWrap(True)
+        self.prompt_label.setWordWrap(False)
         layout.addWidget(self.prompt_label)
         grid = QGridLayout()
         grid.setSpacing(8)

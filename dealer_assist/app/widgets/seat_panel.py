@@ -102,7 +102,7 @@ class SeatPanel(QFrame):
         self.card_labels: list[CardLabel] = []
         outer.addWidget(self.cards_box)
         self.hand = QLabel()
-        self.hand.setWordWrap(True)
+        self.hand.setWordWrap(False)
         outer.addWidget(self.hand)
         self.draws = QLabel()
         self.draws.setObjectName("muted")
@@ -153,9 +153,14 @@ class SeatPanel(QFrame):
             self.hand.setText(f"{count} card{'s' if count != 1 else ''}" if count else "no cards")
             _restyle(self.hand, f"color: {theme.MUTED};")
         self.draws.setText(draws_text(state.draws))
-        border = theme.ACCENT if self.to_act and state.status == "in" else theme.BORDER
-        width = 3 if self.to_act else 1
-        _restyle(self, f"QFrame#panel {{ border: {width}px solid {border}; }}")
+        active = self.to_act and state.status == "in"
+        if self.property("toAct") != active:
+            # A dynamic property and a re-polish of this frame only: setting a style sheet on the
+            # panel would re-polish every child and cost tens of milliseconds per update.
+            self.setProperty("toAct", active)
+            self.style().unpolish(self)
+            self.style().polish(self)
+            self.update()
 
 
 class SeatsGrid(QWidget):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from dealer_assist.app import theme
 from dealer_assist.app.models.showdown import board
 from dealer_assist.rules.awards import Award, chips
 
@@ -32,11 +31,11 @@ class ShowdownBoard(QScrollArea):
                 widget.deleteLater()
         self._labels = []
 
-    def _label(self, text: str, style: str = "", parent_layout: QVBoxLayout | None = None) -> QLabel:
+    def _label(self, text: str, kind: str = "", parent_layout: QVBoxLayout | None = None) -> QLabel:
         label = QLabel(text)
         label.setWordWrap(True)
-        if style:
-            label.setStyleSheet(style)
+        if kind:
+            label.setObjectName(kind)  # styled by the theme's rules: no per-label style sheet to parse
         (parent_layout or self.layout_).addWidget(label)
         self._labels.append(label)
         return label
@@ -44,7 +43,7 @@ class ShowdownBoard(QScrollArea):
     def set_award(self, award: Award | None) -> None:
         self._clear()
         if award is None:
-            self._label("Showdown: no award yet", f"color: {theme.MUTED};")
+            self._label("Showdown: no award yet", "boardNote")
             self.layout_.addStretch(1)
             return
         pots, closing = board(award)
@@ -53,18 +52,18 @@ class ShowdownBoard(QScrollArea):
             frame.setObjectName("panel")
             box = QVBoxLayout(frame)
             box.setContentsMargins(14, 10, 14, 12)
-            self._label(pot.title, f"color: {theme.GOLD}; font-weight: 800; font-size: 17pt;", box)
+            self._label(pot.title, "boardTitle", box)
             for line in pot.lines:
                 part = f" · {line.portion}" if line.portion else ""
                 text = f"Seat {line.seat}{part}: {chips(line.amount)} — {line.hand}"
-                self._label(text, "font-weight: 700; font-size: 17pt;", box)
+                self._label(text, "boardLine", box)
                 if line.odd_chip:
-                    self._label(f"   {line.odd_chip}", f"color: {theme.GOLD};", box)
+                    self._label(f"   {line.odd_chip}", "boardOdd", box)
             for sentence in pot.sentences:
-                self._label(sentence, f"color: {theme.MUTED};", box)
+                self._label(sentence, "boardNote", box)
             self.layout_.addWidget(frame)
         for closing_line in closing:
-            self._label(closing_line, "font-weight: 700;")
+            self._label(closing_line, "boardTotal")
         self.layout_.addStretch(1)
 
     def text(self) -> str:
