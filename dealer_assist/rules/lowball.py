@@ -52,11 +52,14 @@ def _rank_by_key() -> dict[tuple[int, ...], int]:
 @cache
 def _dense_table() -> npt.NDArray[np.uint16]:
     """Rank by base-13 code of the five ranks sorted ascending (0-based digits)."""
+    codes = []
+    for ranks in _classes():
+        code = 0
+        for r in reversed(ranks):  # ascending
+            code = code * 13 + r - 1
+        codes.append(code)
     table = np.zeros(13**5, dtype=np.uint16)
-    weights = 13 ** np.arange(4, -1, -1)
-    for ranks, rank in _rank_by_key().items():
-        digits = np.array(sorted(ranks), dtype=np.int64) - 1
-        table[int(digits @ weights)] = rank
+    table[codes] = np.arange(1, CLASS_COUNT + 1, dtype=np.uint16)
     return table
 
 
