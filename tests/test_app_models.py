@@ -289,3 +289,55 @@ def test_capture_thread_stops() -> None:
 
 def test_seat_state_defaults() -> None:
     assert SeatState(1).status == "in"
+
+
+# --- demo driver ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["badugi-limit", "badacey-no-limit-single", "badacey-pot-limit-double"])
+def test_demo_driver_plays_hands_into_the_table(preset: str) -> None:
+    from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
+
+    table = TableModel()
+    awards: list[object] = []
+    driver = DemoDriver(rules_for(preset, 5, 10), table, seed=11)
+    driver.award_ready.connect(awards.append)
+    start = sum(driver.stacks.values())
+    for _ in range(3):
+        for _step in range(5000):
+            if driver.step().done:
+                break
+        assert driver.award is not None and awards[-1] is driver.award
+        assert sum(driver.hand.stacks_by_seat().values()) == start  # chips conserved
+        assert table.prompt.actor is None and "hand over" in table.prompt.message
+        driver.next_hand()
+        start = sum(driver.stacks.values())
+    assert driver.hand_number == 4 and len(table.seats) == 6
+
+
+def test_demo_driver_manual_betting_checked_by_rules() -> None:
+    from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
+
+    table = TableModel()
+    driver = DemoDriver(rules_for("badugi-limit", 5, 10), table, seed=4, auto_bet=False)
+    result = driver.play_to_betting_or_end()
+    assert result.waiting and table.prompt.actor is not None
+    actor = table.prompt.actor
+    legal = {la.action: la for la in table.prompt.legal}
+    assert set(legal) == {"fold", "call", "raise"} and legal["call"].min_amount == 10
+    reason = driver.apply(DealerAction(actor % 6 + 1, "fold"))
+    assert reason is not None and "out of turn" in reason
+    assert driver.apply(DealerAction(actor, "raise", 25)) is not None  # fixed limit: raise to 20 only
+    assert driver.apply(DealerAction(actor, "raise", 20)) is None
+    assert table.seat(actor).committed == 20
+
+
+def test_rules_for_applies_stakes() -> None:
+    from dealer_assist.app.models.demo_driver import rules_for
+
+    rules = rules_for("badugi-limit", 25, 50)
+    assert (rules.small_blind, rules.big_blind, rules.small_bet, rules.big_bet) == (25, 50, 50, 100)
+    from dealer_assist.rules.house_rules import HouseRules
+
+    # stakes the preset rejects fall back to the preset's own, never an exception
+    assert rules_for("badugi-no-limit", 50, 0) == HouseRules.preset("badugi-no-limit")

@@ -51,7 +51,7 @@ def test_seat_panel_shows_everything(qtbot) -> None:
 def test_badacey_seat_shows_both_names(qtbot) -> None:
     panel = SeatPanel(SeatState(1, cards=tuple(parse_cards("Ac 2d 3h 4s 5c"))), game="badacey")
     qtbot.addWidget(panel)
-    assert "low: 5-4-3-2-A" in panel.hand.text() and "badugi: 4-3-2-A" in panel.hand.text()
+    assert panel.hand.text().splitlines() == ["low: 5-4-3-2-A low", "badugi: 4-3-2-A badugi"]
 
 
 def test_seats_grid_follows_model(qtbot) -> None:

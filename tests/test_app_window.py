@@ -234,3 +234,22 @@ def test_demo_auto_plays_hands(qtbot, qapp, app_dirs: Path) -> None:
     window.pause_ms = 1
     window._next_demo_hand()
     assert driver.hand_number == 2 and driver.award is None
+
+
+def test_screenshot_badacey_showdown(qtbot, qapp, app_dirs: Path) -> None:
+    theme.apply_theme(qapp)
+    settings = Settings(house_preset="badacey-pot-limit-double", small_blind=5, big_blind=10)
+    window = MainWindow(settings, app_dirs / "config" / "settings.json", app_dirs / "data", demo=True,
+                        auto_bet=False, seed=3, step_ms=1, start_capture=False)
+    qtbot.addWidget(window)
+    window.pause_ms = 60_000
+    window.resize(1600, 1000)
+    window.show()
+    _play_until(qtbot, window, lambda: False)
+    driver = window.driver
+    assert driver is not None and driver.award is not None
+    assert window.table.game == "badacey"
+    shown = [p for p in window.live.seats.panels.values() if "low:" in p.hand.text()]
+    assert shown and all("\nbadugi:" in p.hand.text() for p in shown)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(SCREENSHOTS / "badacey_showdown.png"))

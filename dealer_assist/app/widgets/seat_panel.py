@@ -31,7 +31,7 @@ class CardLabel(QWidget):
 
     def __init__(self, card: Card | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFixedSize(46, 64)
+        self.setFixedSize(42, 60)
         self.card: Card | None = None
         self.set_card(card)
 
@@ -58,7 +58,7 @@ class CardLabel(QWidget):
             p.setBrush(QColor(theme.CARD_BG))
             p.drawRoundedRect(rect, 6, 6)
             font = QFont(self.font())
-            font.setPointSize(17)
+            font.setPointSize(16)
             font.setBold(True)
             p.setFont(font)
             p.setPen(QColor(theme.SUIT_COLOURS[self.card.suit.value]))
@@ -147,8 +147,8 @@ class SeatPanel(QFrame):
         count = len(state.cards)
         names = hand_names(self.game, state.cards) if self.show_names else ()
         if names:
-            self.hand.setText(" · ".join(names))
-            _restyle(self.hand, f"color: {theme.GOLD}; font-weight: 700;")
+            self.hand.setText("\n".join(names))  # Badacey: the low and the Badugi name on their own lines
+            _restyle(self.hand, f"color: {theme.GOLD}; font-weight: 700; font-size: 14pt;")
         else:
             self.hand.setText(f"{count} card{'s' if count != 1 else ''}" if count else "no cards")
             _restyle(self.hand, f"color: {theme.MUTED};")
@@ -178,6 +178,8 @@ class SeatsGrid(QWidget):
         self.grid = QGridLayout(self)
         self.grid.setSpacing(10)
         self.grid.setContentsMargins(0, 0, 0, 0)
+        for column in range(columns):
+            self.grid.setColumnStretch(column, 1)
         self.panels: dict[int, SeatPanel] = {}
         model.seats_changed.connect(self._on_seats)
         model.prompt_changed.connect(lambda _p: self._refresh_all())
