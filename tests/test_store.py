@@ -27,6 +27,7 @@ from dealer_assist.store import (
     resolve_log_path,
     snapshot_file,
 )
+from dealer_assist.store import verify as store_verify
 from dealer_assist.store.chain import anchor_path, read_anchor
 from dealer_assist.store.schema import CHAINED_TABLES, MIGRATION_SET
 from dealer_assist.vision.events import (
@@ -403,3 +404,47 @@ def test_threads_share_one_log(log: HandLog) -> None:
         th.join()
     assert not errors
     assert len(log.story(hand).records) == 600 and log.verify().ok
+
+
+def test_verify_while_a_recorder_is_writing(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    stop = threading.Event()
+    with HandLog.open(path) as writer:
+        hand = new_hand(writer)
+
+        def keep_writing() -> None:
+            i = 0
+            while not stop.is_set():
+                writer.record_event(hand, CardDealt(t=float(i), frame=i, seat=1))
+                i += 1
+
+        thread = threading.Thread(target=keep_writing)
+        thread.start()
+        try:
+            with HandLog.open_readonly(path) as reader:
+                reports = [reader.verify() for _ in range(20)]
+        finally:
+            stop.set()
+            thread.join()
+    assert all(r.ok for r in reports), [str(p) for r in reports for p in r.problems]
+    assert reports[-1].records > reports[0].records
+
+
+def test_verify_accepts_records_written_after_it_read_the_anchor(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "log.sqlite"
+    with HandLog.open(path) as writer:
+        hand = new_hand(writer)
+        original = store_verify._load_anchor
+
+        def load_then_write(db_path: Path, walker: store_verify._Walker) -> store_verify.Anchor | None:
+            anchor = original(db_path, walker)
+            writer.record_event(hand, CardBurned(t=1.0, frame=1))  # the recorder moves on meanwhile
+            return anchor
+
+        monkeypatch.setattr(store_verify, "_load_anchor", load_then_write)
+        with HandLog.open_readonly(path) as reader:
+            assert reader.verify().ok
+        monkeypatch.setattr(store_verify, "writer_active", lambda db_path: False)
+        with HandLog.open_readonly(path) as reader:  # with no recorder running the same tail is suspect
+            assert [p.kind for p in reader.verify().problems] == ["inserted"]

@@ -15,8 +15,10 @@ Checks, in one pass over all record tables in sequence order:
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import heapq
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,6 +105,8 @@ class _Walker:
         self.expected = expected
         self.expected_seen = expected is None or expected.seq == 0
         self.last_id: dict[str, int] = {}
+        self.watch: set[int] = set()
+        self.seen: dict[int, str] = {}
 
     def add(self, kind: ProblemKind, message: str, table: str | None = None, row_id: int | None = None,
             seq: int | None = None) -> None:
@@ -161,6 +165,8 @@ class _Walker:
                          "up to it was rewritten", table, row_id, seq)
         self.last = ChainHead(seq, str(row.get("hash")))
         self.last_name = name
+        if seq in self.watch:
+            self.seen[seq] = self.last.hash
 
 
 def _check_schema(conn: sqlite3.Connection, walker: _Walker) -> list[str]:
@@ -182,20 +188,45 @@ def _check_schema(conn: sqlite3.Connection, walker: _Walker) -> list[str]:
     return present
 
 
-def _check_anchor(db_path: Path, walker: _Walker) -> None:
-    """The chain's end must be one end of the last transaction the writer anchored."""
+def writer_active(db_path: Path) -> bool:
+    """Whether a recorder holds the log open (its exclusive lock on the anchor file)."""
     try:
-        anchor: Anchor | None = read_anchor(anchor_path(db_path))
+        fd = os.open(anchor_path(db_path), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _load_anchor(db_path: Path, walker: _Walker) -> Anchor | None:
+    try:
+        return read_anchor(anchor_path(db_path))
     except DealerAssistError as exc:
         walker.add("anchor", str(exc))
-        return
+        return None
+
+
+def _check_anchor(db_path: Path, anchor: Anchor | None, live: bool, walker: _Walker) -> None:
+    """The chain's end must be one end of the last transaction the writer anchored.
+
+    The anchor is read before the database snapshot, so while a recorder is writing, the chain may
+    run past it: then it is enough that the anchored point is in the chain with its hash.
+    """
     head = walker.last
     if anchor is None:
-        if head.seq:
+        if head.seq and not any(p.kind == "anchor" for p in walker.problems):
             walker.add("anchor", f"the anchor file {anchor_path(db_path)} is missing, so records removed from "
                        "the end of the log cannot be ruled out")
         return
     if head in (anchor.before, anchor.after):
+        return
+    if live and (walker.seen.get(anchor.after.seq) == anchor.after.hash
+                 or walker.seen.get(anchor.before.seq) == anchor.before.hash):
         return
     top = anchor.after
     if head.seq < top.seq:
@@ -254,6 +285,23 @@ def _check_snapshots(conn: sqlite3.Connection, db_path: Path, present: list[str]
 def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainHead | None = None) -> VerifyReport:
     """Check the whole log; see the module docstring for what is checked."""
     walker = _Walker(expected_head)
+    live = writer_active(db_path)
+    anchor = _load_anchor(db_path, walker)
+    if anchor is not None:
+        walker.watch = {anchor.before.seq, anchor.after.seq}
+    # One read transaction: every query sees the same snapshot while a recorder keeps writing.
+    began = not conn.in_transaction
+    if began:
+        conn.execute("BEGIN")
+    try:
+        return _verify_snapshot(conn, db_path, walker, anchor, live, expected_head)
+    finally:
+        if began and conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+
+def _verify_snapshot(conn: sqlite3.Connection, db_path: Path, walker: _Walker, anchor: Anchor | None, live: bool,
+                     expected_head: ChainHead | None) -> VerifyReport:
     present = _check_schema(conn, walker)
     streams = [_table_rows(conn, table, walker) for table in present]
     merged = heapq.merge(*streams, key=lambda item: item[0])
@@ -263,7 +311,7 @@ def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainH
             walker.step(seq, *rows[0])
         else:
             walker.group(seq, rows)
-    _check_anchor(db_path, walker)
+    _check_anchor(db_path, anchor, live, walker)
     if expected_head is not None and not walker.expected_seen:
         walker.add("deleted", f"the head you gave (seq {expected_head.seq}) is beyond the end of the log "
                    f"(seq {walker.last.seq})", seq=expected_head.seq)
