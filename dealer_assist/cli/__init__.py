@@ -16,10 +16,12 @@ COMMANDS: dict[str, str] = {
     "app": "dealer_assist.cli.app_cmd:app",
     "calibrate": "dealer_assist.cli.calibrate:calibrate",
     "demo": "dealer_assist.cli.demo:demo",
+    "detect": "dealer_assist.cli.detect:detect",
     "log": "dealer_assist.cli.log:log",
     "rank": "dealer_assist.cli.rank:rank",
     "showdown": "dealer_assist.cli.showdown:showdown",
     "simulate": "dealer_assist.cli.simulate:simulate",
+    "train": "dealer_assist.cli.train:train",
 }
 
 

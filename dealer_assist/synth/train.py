@@ -1,0 +1,489 @@
+"""The training recipe: render data from training designs, train the detector and the index classifier,
+export both to ONNX in models/, evaluate on held-out designs. One call: `run(TrainConfig(...))`.
+
+Two models (approach "few-class detector + classifier"):
+- a narrow YOLOv8 (Ultralytics, from a model yaml, no pretrained weights) finding three classes:
+  "index" (a face-up card's index corner), "back" (a face-down card), "button";
+- a small CNN that reads a square crop around each index corner from the full-resolution image:
+  rank (13) x suit (4), plus "not an index corner". Exported with its output already combined into
+  53 probabilities: the 52 cards in `Card.index` order, then "not a card".
+
+Ultralytics runs offline (YOLO_OFFLINE=1, amp=False, plots=False) with its config dir inside the run
+folder and DejaVu Sans standing in for Arial, so nothing is fetched. torch and ultralytics are
+imported inside functions only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.synth import dataset as ds
+from dealer_assist.synth.export import finalize_onnx, write_manifest
+from dealer_assist.synth.truth import SceneTruth
+
+REPO = Path(__file__).resolve().parents[2]
+Log = Callable[[str], None]
+
+# A narrow YOLOv8: the "n" depth with half of yolov8n's width (8..128 channels); three classes.
+MODEL_YAML = """\
+# Dealer Assist card detector: YOLOv8 layout, depth 0.33, width 0.125 (half of yolov8n).
+nc: 3
+scales:
+  n: [0.33, 0.125, 1024]
+backbone:
+  - [-1, 1, Conv, [64, 3, 2]] # 0-P1/2
+  - [-1, 1, Conv, [128, 3, 2]] # 1-P2/4
+  - [-1, 3, C2f, [128, True]]
+  - [-1, 1, Conv, [256, 3, 2]] # 3-P3/8
+  - [-1, 6, C2f, [256, True]]
+  - [-1, 1, Conv, [512, 3, 2]] # 5-P4/16
+  - [-1, 6, C2f, [512, True]]
+  - [-1, 1, Conv, [1024, 3, 2]] # 7-P5/32
+  - [-1, 3, C2f, [1024, True]]
+  - [-1, 1, SPPF, [1024, 5]] # 9
+head:
+  - [-1, 1, nn.Upsample, [None, 2, "nearest"]]
+  - [[-1, 6], 1, Concat, [1]]
+  - [-1, 3, C2f, [512]] # 12
+  - [-1, 1, nn.Upsample, [None, 2, "nearest"]]
+  - [[-1, 4], 1, Concat, [1]]
+  - [-1, 3, C2f, [256]] # 15 (P3/8)
+  - [-1, 1, Conv, [256, 3, 2]]
+  - [[-1, 12], 1, Concat, [1]]
+  - [-1, 3, C2f, [512]] # 18 (P4/16)
+  - [-1, 1, Conv, [512, 3, 2]]
+  - [[-1, 9], 1, Concat, [1]]
+  - [-1, 3, C2f, [1024]] # 21 (P5/32)
+  - [[15, 18, 21], 1, Detect, [nc]]
+"""
+
+
+@dataclass
+class TrainConfig:
+    """Everything that decides the result; the same config gives the same models (CPU, same versions)."""
+
+    out: Path = REPO / "models"
+    runs: Path = REPO / "runs" / "train"
+    data: Path = REPO / "datasets" / "cards"
+    images: int = 300  # training scenes (training designs only)
+    val_images: int = 30  # validation scenes (training designs, other seeds)
+    heldout_images: int = 100  # evaluation scenes (held-out designs only)
+    epochs: int = 12
+    hours: float = 0.6  # cap on detector training time (Ultralytics `time`), 0 = no cap
+    classifier_epochs: int = 10
+    batch: int = 16
+    imgsz: int = ds.TILE
+    work_long_side: int = 1280
+    classifier_size: int = 32
+    crop_scale: float = 1.5
+    device: str = "cpu"
+    threads: int = 2
+    seed: int = 0
+    workers: int = 2  # processes rendering scenes
+    art_crops: int = 60000  # classifier crops drawn straight from card art
+    empty_tile_keep: float = 0.15
+    skip: tuple[str, ...] = ()  # stages to skip when their outputs exist: "data", "detector", "classifier"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def data_key(self) -> str:
+        parts = [self.images, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
+                 self.crop_scale, self.seed, self.empty_tile_keep]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
+
+
+# Seeds: training scenes 1_000_000 + i, validation 2_000_000 + i, held-out 3_000_000 + i.
+TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 2_000_000, 3_000_000
+
+
+def render(seed: int, split: str) -> tuple[np.ndarray[Any, Any], SceneTruth]:
+    from dealer_assist.synth.scene import render_scene
+
+    scene = render_scene(seed, split)  # type: ignore[arg-type]
+    return scene.image, scene.truth
+
+
+def heldout_scenes(n: int, seed0: int = HELDOUT_SEED0) -> Iterator[tuple[np.ndarray[Any, Any], SceneTruth]]:
+    """The evaluation scenes: held-out face and back designs only."""
+    for i in range(n):
+        yield render(seed0 + i, "held_out")
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 1: data
+
+
+def _scene_data(job: tuple[int, str, int, int, int, float, int, float]) -> tuple[int, list[tuple[bytes, str]],
+                                                                                np.ndarray[Any, Any], list[int], str]:
+    """Render one scene and cut its tiles and crops (run in a worker process)."""
+    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep = job
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([base_seed, seed])
+    try:
+        image, truth = render(seed, split)
+    except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
+        return seed, [], np.zeros((0, crop_size, crop_size, 3), np.uint8), [], f"{type(exc).__name__}: {exc}"[:200]
+    tiles = []
+    for tile_img, lines in ds.yolo_tiles(image, truth, tile, long_side):
+        if not lines and rng.random() > empty_keep:
+            continue
+        _, buf = cv2.imencode(".jpg", tile_img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        tiles.append((buf.tobytes(), "".join(line + "\n" for line in lines)))
+    pairs = list(ds.index_crops(image, truth, rng, size=crop_size, crop_scale=crop_scale))
+    crops = np.stack([c for c, _ in pairs]) if pairs else np.zeros((0, crop_size, crop_size, 3), np.uint8)
+    return seed, tiles, crops, [label for _, label in pairs], ""
+
+
+def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
+    """Render training and validation scenes once (training designs only); write YOLO tiles and classifier
+    crops. Returns (data.yaml, crops.npz). Scenes render in `cfg.workers` processes; the result does not
+    depend on their number."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    root = cfg.data / cfg.data_key()
+    yaml = root / "data.yaml"
+    crops_path = root / "crops.npz"
+    if yaml.is_file() and crops_path.is_file():
+        log(f"data: reusing {root}")
+        return yaml, crops_path
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    crops: dict[str, list[np.ndarray[Any, Any]]] = {"x_train": [], "y_train": [], "x_val": [], "y_val": []}
+    t0 = time.time()
+    with ProcessPoolExecutor(max_workers=max(1, cfg.workers)) as pool:
+        for split, n, seed0 in (("train", cfg.images, TRAIN_SEED0), ("val", cfg.val_images, VAL_SEED0)):
+            img_dir, lbl_dir = root / "images" / split, root / "labels" / split
+            img_dir.mkdir(parents=True)
+            lbl_dir.mkdir(parents=True)
+            jobs = [(seed0 + i, "train", cfg.imgsz, cfg.work_long_side, cfg.classifier_size, cfg.crop_scale,
+                     cfg.seed, cfg.empty_tile_keep) for i in range(n)]
+            n_tiles = 0
+            for done, (seed, tiles, x, y, err) in enumerate(pool.map(_scene_data, jobs, chunksize=1), start=1):
+                if err:
+                    log(f"data: scene {seed} skipped ({err})")
+                for k, (jpg, text) in enumerate(tiles):
+                    (img_dir / f"s{seed:07d}_{k:02d}.jpg").write_bytes(jpg)
+                    (lbl_dir / f"s{seed:07d}_{k:02d}.txt").write_text(text)
+                n_tiles += len(tiles)
+                crops[f"x_{split}"].append(x)
+                crops[f"y_{split}"].append(np.asarray(y, dtype=np.int64))
+                if done % 25 == 0 or done == n:
+                    n_crops = sum(len(v) for v in crops[f"y_{split}"])
+                    log(f"data: {split} {done}/{n} scenes, {n_tiles} tiles, {n_crops} crops, {time.time() - t0:.0f}s")
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(ds.DETECTOR_CLASSES))
+    yaml.write_text(f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in crops.items()}
+    np.savez(crops_path, **arrays)
+    return yaml, crops_path
+
+
+def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) -> Path:
+    """Classifier crops: `cfg.art_crops` drawn straight from training designs' art, plus the scene crops.
+    Validation: the validation scenes' crops (or a slice of art crops when there are none)."""
+    from dealer_assist.synth.card_art import designs_for, load_back_design, load_face_design
+
+    key = hashlib.sha256(json.dumps([cfg.data_key(), cfg.art_crops, str(scene_crops)]).encode()).hexdigest()[:10]
+    path = cfg.data / f"classifier-{key}.npz"
+    if path.is_file():
+        log(f"classifier data: reusing {path}")
+        return path
+    t0 = time.time()
+    faces = [load_face_design(n) for n in designs_for("train", "face")]
+    backs = [load_back_design(n).image for n in designs_for("train", "back")]
+    log(f"classifier data: {len(faces)} face designs, {len(backs)} back designs (training split)")
+    rng = np.random.default_rng([cfg.seed, 77])
+    x_art, y_art = ds.art_crops(cfg.art_crops, rng, list(faces), backs, size=cfg.classifier_size,
+                                crop_scale=cfg.crop_scale)
+    parts: dict[str, list[np.ndarray[Any, Any]]] = {"x_train": [x_art], "y_train": [y_art], "x_val": [], "y_val": []}
+    if scene_crops is not None and scene_crops.is_file():
+        d = np.load(scene_crops)
+        for k in parts:
+            if k in d and len(d[k]):
+                parts[k].append(d[k])
+    if not parts["y_val"]:
+        n_val = max(1, len(y_art) // 20)
+        parts["x_val"] = [x_art[:n_val]]
+        parts["y_val"] = [y_art[:n_val]]
+        parts["x_train"][0], parts["y_train"][0] = x_art[n_val:], y_art[n_val:]
+    arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}
+    np.savez(path, **arrays)
+    log(f"classifier data: {sum(len(v) for v in parts['y_train'])} train crops, "
+        f"{sum(len(v) for v in parts['y_val'])} val crops, {time.time() - t0:.0f}s")
+    return path
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 2: the detector (Ultralytics)
+
+
+def _offline_ultralytics(run_dir: Path) -> None:
+    """Make Ultralytics fetch nothing: offline flag, its config dir in the run folder, a local stand-in font."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    cfg_dir = run_dir / "ultralytics-config"
+    (cfg_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg_dir)
+    font = next((p for p in (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),) if p.is_file()), None)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = cfg_dir / "Ultralytics" / name
+        if font is not None and not target.exists():
+            shutil.copyfile(font, target)
+
+
+def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
+    """Train the YOLO detector from the model yaml; returns the best (or last) checkpoint."""
+    run_dir = cfg.runs
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _offline_ultralytics(run_dir)
+    try:
+        import torch
+
+        yolo = importlib.import_module("ultralytics").YOLO
+    except ImportError:
+        raise DealerAssistError("training needs the train extra: bash installer/install.sh --train") from None
+    torch.set_num_threads(max(1, cfg.threads))
+    yaml_path = run_dir / "cards-yolov8n.yaml"
+    yaml_path.write_text(MODEL_YAML)
+    model = yolo(str(yaml_path), task="detect")
+    args: dict[str, Any] = dict(
+        data=str(data_yaml), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, device=cfg.device,
+        workers=1 if cfg.device == "cpu" else 4, seed=cfg.seed, deterministic=True, amp=False, plots=False,
+        project=str(run_dir), name="detector", exist_ok=True, pretrained=False, verbose=False,
+        cache="ram", patience=0, close_mosaic=max(1, cfg.epochs // 5), fliplr=0.5, flipud=0.5, degrees=0.0,
+        mosaic=1.0, scale=0.35, translate=0.1, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, val=True,
+        optimizer="AdamW", lr0=0.003, cos_lr=True, warmup_epochs=1.0,
+    )
+    if cfg.hours > 0:
+        args["time"] = cfg.hours
+    args.update(cfg.extra.get("detector_args", {}))
+    log(f"detector: training {yaml_path.name} for {cfg.epochs} epochs (cap {cfg.hours} h) on {cfg.device}")
+    model.train(**args)
+    weights = run_dir / "detector" / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
+    if not best.is_file():
+        raise DealerAssistError(f"detector training wrote no checkpoint in {weights}")
+    return best
+
+
+def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[int, int]) -> Path:
+    """Export the checkpoint to ONNX at a fixed input size (height, width) with Ultralytics' exporter."""
+    _offline_ultralytics(cfg.runs)
+    model = importlib.import_module("ultralytics").YOLO(str(checkpoint), task="detect")
+    path = Path(model.export(format="onnx", imgsz=list(imgsz), opset=17, simplify=True, dynamic=False,
+                             device="cpu", verbose=False))
+    shutil.copyfile(path, out)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 3: the index-corner classifier (torch)
+
+
+def _classifier_module() -> Any:
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> nn.Sequential:
+        conv = nn.Conv2d(cin, cout, 3, padding=1, bias=False)
+        return nn.Sequential(conv, nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+    class IndexNet(nn.Module):
+        """Crop (N, 3, S, S) RGB 0..1 -> rank logits (13), suit logits (4), index-corner logit (1)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(3, 24), block(24, 24), nn.MaxPool2d(2),
+                block(24, 48), block(48, 48), nn.MaxPool2d(2),
+                block(48, 96), block(96, 96), nn.MaxPool2d(2),
+                block(96, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            )
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, 13 + 4 + 1))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            out: torch.Tensor = self.head(self.features(x))
+            return out
+
+    class Combined(nn.Module):
+        """The exported form: 53 probabilities, the 52 cards in Card.index order then "not a card"."""
+
+        def __init__(self, net: nn.Module) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            z = self.net(x)
+            rank = torch.softmax(z[:, :13], dim=1)
+            suit = torch.softmax(z[:, 13:17], dim=1)
+            valid = torch.sigmoid(z[:, 17:18])
+            cards = (rank.unsqueeze(2) * suit.unsqueeze(1)).reshape(-1, 52) * valid
+            return torch.cat([cards, 1 - valid], dim=1)
+
+    return IndexNet, Combined
+
+
+def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) -> tuple[Path, dict[str, float]]:
+    """Train the index-corner classifier on the crops and export it to ONNX; returns (path, val figures)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(max(1, cfg.threads))
+    device = torch.device("cpu" if cfg.device == "cpu" else f"cuda:{cfg.device}" if cfg.device.isdigit()
+                          else cfg.device)
+    data = np.load(crops_path)
+    x_train = torch.from_numpy(data["x_train"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
+    y_train = torch.from_numpy(data["y_train"])
+    x_val = torch.from_numpy(data["x_val"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
+    y_val = torch.from_numpy(data["y_val"])
+    index_net, combined = _classifier_module()
+    net = index_net().to(device)
+    steps_per_epoch = max(1, len(y_train) // 128)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=cfg.classifier_epochs * steps_per_epoch)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    log(f"classifier: {len(y_train)} train crops, {len(y_val)} val crops, {cfg.classifier_epochs} epochs")
+
+    def augment(xb: torch.Tensor) -> torch.Tensor:
+        x = xb.float() / 255.0
+        k = int(torch.randint(0, 4, (1,), generator=gen))
+        x = torch.rot90(x, k, dims=(2, 3))
+        n = x.shape[0]
+        gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 2
+        bias = 0.08 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 2
+        x = x * gain + bias + 0.02 * torch.randn(x.shape, generator=gen)
+        return x.clamp(0, 1)
+
+    def loss_fn(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        is_card = y < ds.NOT_A_CARD
+        loss = F.binary_cross_entropy_with_logits(z[:, 17], is_card.float())
+        if bool(is_card.any()):
+            yc = y[is_card]
+            loss = loss + F.cross_entropy(z[is_card, :13], yc // 4, label_smoothing=0.05)
+            loss = loss + F.cross_entropy(z[is_card, 13:17], yc % 4, label_smoothing=0.05)
+        return loss
+
+    t0 = time.time()
+    for epoch in range(cfg.classifier_epochs):
+        net.train()
+        perm = torch.randperm(len(y_train), generator=gen)
+        total = 0.0
+        for s in range(steps_per_epoch):
+            idx = perm[s * 128 : (s + 1) * 128]
+            xb = augment(x_train[idx]).to(device)
+            yb = y_train[idx].to(device)
+            loss = loss_fn(net(xb), yb)
+            opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
+            opt.step()
+            sched.step()
+            total += float(loss)
+        acc = _classifier_accuracy(net, combined, x_val, y_val, device)
+        log(f"classifier: epoch {epoch + 1}/{cfg.classifier_epochs} loss {total / steps_per_epoch:.4f} "
+            f"val card acc {acc['card_accuracy']:.4f} not-a-card acc {acc['reject_accuracy']:.4f} "
+            f"{time.time() - t0:.0f}s")
+    net.eval().cpu()
+    model = combined(net).eval()
+    dummy = torch.zeros(1, 3, cfg.classifier_size, cfg.classifier_size)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    return out, _classifier_accuracy(net, combined, x_val, y_val, torch.device("cpu"))
+
+
+def _classifier_accuracy(net: Any, combined: Any, x: Any, y: Any, device: Any) -> dict[str, float]:
+    import torch
+
+    net.eval()
+    model = combined(net).eval()
+    preds = []
+    with torch.no_grad():
+        for i in range(0, len(y), 512):
+            preds.append(model((x[i : i + 512].float() / 255.0).to(device)).argmax(1).cpu())
+    p = torch.cat(preds) if preds else torch.zeros(0, dtype=torch.long)
+    cards = y < ds.NOT_A_CARD
+    card_acc = float((p[cards] == y[cards]).float().mean()) if bool(cards.any()) else float("nan")
+    rej_acc = float((p[~cards] == ds.NOT_A_CARD).float().mean()) if bool((~cards).any()) else float("nan")
+    return {"card_accuracy": card_acc, "reject_accuracy": rej_acc}
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 4: held-out evaluation
+
+
+def evaluate_models(model_dir: Path, n: int, log: Log, threads: int = 2) -> dict[str, float]:
+    """Figures of the exported ONNX models on `n` held-out scenes."""
+    from dealer_assist.synth.evaluate import Tally
+    from dealer_assist.vision.detector import make_detector
+
+    detector = make_detector("onnx", model_dir, threads=threads)
+    tally = Tally()
+    for i, (image, truth) in enumerate(heldout_scenes(n)):
+        tally.add(truth, detector.detect(image))
+        if (i + 1) % 50 == 0:
+            log(f"evaluate: {i + 1}/{n} held-out scenes")
+    figures = tally.figures()
+    for miss in tally.misses[:20]:
+        log(f"evaluate: {miss}")
+    return figures
+
+
+# --------------------------------------------------------------------------------------------
+# The whole recipe
+
+
+def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
+    """Data, detector, classifier, export, evaluation; writes models/ and returns the figures."""
+    t0 = time.time()
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    data_yaml, scene_crops = build_data(cfg, log)
+    crops = build_classifier_data(cfg, scene_crops, log)
+    t_data = time.time() - t0
+    ckpt_out = cfg.out / "cards-detector.pt"
+    if "detector" in cfg.skip and ckpt_out.is_file():
+        log(f"detector: reusing {ckpt_out}")
+        ckpt = ckpt_out
+    else:
+        ckpt = train_detector(cfg, data_yaml, log)
+        shutil.copyfile(ckpt, ckpt_out)
+    t_det = time.time() - t0 - t_data
+    imgsz = (round(cfg.work_long_side * 9 / 16 / 32) * 32, cfg.work_long_side)
+    det_onnx = export_detector(cfg, ckpt_out, cfg.out / "cards-detector.onnx", imgsz)
+    cls_onnx = cfg.out / "cards-classifier.onnx"
+    if "classifier" in cfg.skip and cls_onnx.is_file():
+        log(f"classifier: reusing {cls_onnx}")
+        cls_fig: dict[str, float] = {}
+    else:
+        cls_onnx, cls_fig = train_classifier(cfg, crops, cls_onnx, log)
+    t_cls = time.time() - t0 - t_data - t_det
+    finalize_onnx(det_onnx, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES)})
+    finalize_onnx(cls_onnx, {"dealer_assist.output": "52 cards in Card.index order, then not-a-card"})
+    manifest: dict[str, Any] = {
+        "detector": det_onnx.name, "detector_classes": list(ds.DETECTOR_CLASSES), "imgsz": list(imgsz),
+        "work_scale": 1.0, "classifier": cls_onnx.name, "classifier_size": cfg.classifier_size,
+        "crop_scale": cfg.crop_scale, "checkpoint": ckpt_out.name,
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()
+                   if k not in ("out", "runs", "data")},
+        "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    write_manifest(cfg.out / "cards.json", manifest)
+    log("evaluate: held-out designs")
+    figures = evaluate_models(cfg.out, cfg.heldout_images, log, threads=cfg.threads)
+    t_eval = time.time() - t0 - t_data - t_det - t_cls
+    manifest["heldout"] = {k: round(v, 5) for k, v in figures.items()}
+    manifest["classifier_val"] = {k: round(v, 5) for k, v in cls_fig.items()}
+    manifest["timings_s"] = {"data": round(t_data), "detector": round(t_det), "classifier": round(t_cls),
+                             "evaluate": round(t_eval), "total": round(time.time() - t0)}
+    write_manifest(cfg.out / "cards.json", manifest)
+    return manifest

@@ -1,0 +1,1 @@
+"""Detector backends: ONNX Runtime (default), Ultralytics (optional) and a fake one for tests."""

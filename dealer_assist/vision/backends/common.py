@@ -1,0 +1,199 @@
+"""Pre- and post-processing shared by the backends: letterbox, tiles, NMS, index-corner crops, card reading."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections, label_to_class_id
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
+
+NOT_A_CARD = 52
+"""Column of the classifier's output that means "this crop is no index corner"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How an image region was scaled and padded into the model input: model = (image - origin) * r + pad."""
+
+    r: float
+    pad_x: float
+    pad_y: float
+    origin_x: float = 0.0
+    origin_y: float = 0.0
+
+    def to_image(self, xyxy: FloatArray) -> FloatArray:
+        out = xyxy.astype(np.float32).copy()
+        out[:, [0, 2]] = (out[:, [0, 2]] - self.pad_x) / self.r + self.origin_x
+        out[:, [1, 3]] = (out[:, [1, 3]] - self.pad_y) / self.r + self.origin_y
+        return out
+
+
+def letterbox(image: Image, size: tuple[int, int], origin: tuple[float, float] = (0.0, 0.0)) -> tuple[Image, Letterbox]:
+    """Resize keeping the aspect into (height, width) = size, pad with grey (114) at the bottom/right."""
+    h, w = image.shape[:2]
+    th, tw = size
+    r = min(th / h, tw / w)
+    nw, nh = max(1, round(w * r)), max(1, round(h * r))
+    interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else image
+    out = np.full((th, tw, 3), 114, dtype=np.uint8)
+    out[:nh, :nw] = resized
+    return out, Letterbox(r, 0.0, 0.0, origin[0], origin[1])
+
+
+def to_blob(images: list[Image]) -> FloatArray:
+    """BGR uint8 HWC images -> RGB float32 NCHW in 0..1."""
+    arr = np.stack(images)[..., ::-1].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(arr, dtype=np.float32) / np.float32(255.0)
+
+
+def regions(image_shape: tuple[int, ...], size: tuple[int, int],
+            tile_above: float = 2.0) -> list[tuple[int, int, int, int]]:
+    """Image regions (x0, y0, x1, y1) to run the model on: the whole image, plus 2x2 overlapping tiles when
+    the image is more than `tile_above` times the model input (a phone photo), so small corners survive."""
+    h, w = image_shape[:2]
+    out = [(0, 0, w, h)]
+    if max(h / size[0], w / size[1]) > tile_above:
+        tw, th = round(w * 0.6), round(h * 0.6)
+        for y0 in (0, h - th):
+            for x0 in (0, w - tw):
+                out.append((x0, y0, x0 + tw, y0 + th))
+    return out
+
+
+def decode_yolo(output: FloatArray, conf: float) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Ultralytics' detect head (4 + nc, anchors): xywh in model px, class scores -> xyxy, score, class."""
+    pred = output.T
+    scores_all = pred[:, 4:]
+    cls = scores_all.argmax(axis=1)
+    scores = scores_all[np.arange(len(cls)), cls]
+    keep = scores >= conf
+    pred, scores, cls = pred[keep], scores[keep], cls[keep]
+    xy, wh = pred[:, 0:2], pred[:, 2:4]
+    xyxy = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1).astype(np.float32)
+    return xyxy, scores.astype(np.float32), cls.astype(np.int64)
+
+
+def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], iou: float,
+        ios: float | None = None) -> npt.NDArray[np.int64]:
+    """Class-wise greedy NMS; with `ios`, also drop a box whose intersection over its own (smaller) area
+    with a kept box of its class exceeds `ios` (a partial box cut by a tile border)."""
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    area = np.maximum(0, xyxy[:, 2] - xyxy[:, 0]) * np.maximum(0, xyxy[:, 3] - xyxy[:, 1])
+    for i in order:
+        if keep:
+            k = np.array(keep)
+            k = k[classes[k] == classes[i]]
+            if len(k):
+                ix0 = np.maximum(xyxy[i, 0], xyxy[k, 0])
+                iy0 = np.maximum(xyxy[i, 1], xyxy[k, 1])
+                ix1 = np.minimum(xyxy[i, 2], xyxy[k, 2])
+                iy1 = np.minimum(xyxy[i, 3], xyxy[k, 3])
+                inter = np.maximum(0, ix1 - ix0) * np.maximum(0, iy1 - iy0)
+                union = area[i] + area[k] - inter
+                if np.any(inter / np.maximum(union, 1e-6) > iou):
+                    continue
+                if ios is not None and np.any(inter / np.maximum(np.minimum(area[i], area[k]), 1e-6) > ios):
+                    continue
+        keep.append(int(i))
+    return np.array(keep, dtype=np.int64)
+
+
+def crop_squares(image: Image, xyxy: FloatArray, size: int, scale: float) -> Image:
+    """A (N, size, size, 3) batch of square crops centred on each box, side = scale * the box's longer side."""
+    out = np.empty((len(xyxy), size, size, 3), dtype=np.uint8)
+    for i, (x0, y0, x1, y1) in enumerate(xyxy.tolist()):
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        side = max(x1 - x0, y1 - y0, 2.0) * scale
+        s = size / side
+        m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], dtype=np.float64)
+        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        out[i] = cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def classifier_blob(crops: Image) -> FloatArray:
+    """Classifier input: RGB float32 NCHW in 0..1."""
+    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Score thresholds: detector score per object, classifier probability for a card's identity."""
+
+    detect: float = 0.25
+    card: float = 0.5
+    nms_iou: float = 0.5
+    same_card_radius: float = 8.0  # in index-corner sizes: two reads of one card (its two corners) merge
+
+
+def assemble(
+    image: Image,
+    xyxy: FloatArray,
+    scores: FloatArray,
+    det_classes: npt.NDArray[np.int64],
+    class_names: tuple[str, ...],
+    classify: Callable[[FloatArray], FloatArray] | None,
+    classifier_size: int,
+    crop_scale: float,
+    th: Thresholds,
+) -> Detections:
+    """Turn raw detector boxes into card / back / button Detections, reading index corners with `classify`."""
+    out_boxes: list[FloatArray] = []
+    out_conf: list[float] = []
+    out_ids: list[int] = []
+    index_rows = [i for i in range(len(xyxy)) if class_names[int(det_classes[i])] == "index"]
+    if index_rows and classify is not None:
+        crops = crop_squares(image, xyxy[index_rows], classifier_size, crop_scale)
+        probs = classify(classifier_blob(crops))
+        for row, p in zip(index_rows, probs, strict=True):
+            cid = int(np.argmax(p))
+            if cid == NOT_A_CARD or float(p[cid]) < th.card:
+                continue
+            out_boxes.append(xyxy[row])
+            out_conf.append(float(scores[row]) * float(p[cid]))
+            out_ids.append(cid)
+    for i in range(len(xyxy)):
+        name = class_names[int(det_classes[i])]
+        if name == "index":
+            continue
+        out_boxes.append(xyxy[i])
+        out_conf.append(float(scores[i]))
+        out_ids.append(label_to_class_id(name))
+    if not out_ids:
+        return Detections.empty()
+    boxes = np.stack(out_boxes).astype(np.float32)
+    conf = np.array(out_conf, dtype=np.float32)
+    ids = np.array(out_ids, dtype=np.int64)
+    keep = _dedupe(boxes, conf, ids, th.same_card_radius)
+    return Detections.from_boxes(boxes[keep], conf[keep], ids[keep])
+
+
+def _dedupe(boxes: FloatArray, conf: FloatArray, ids: npt.NDArray[np.int64], radius: float) -> list[int]:
+    """One deck per table: a card read twice close by (both index corners) is one card; one button per table."""
+    order = np.argsort(-conf, kind="stable")
+    keep: list[int] = []
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    button_seen = False
+    for i in order.tolist():
+        cid = int(ids[i])
+        if cid == BUTTON_ID:
+            if button_seen:
+                continue
+            button_seen = True
+        elif cid != BACK_ID:
+            twins = [k for k in keep if int(ids[k]) == cid]
+            if any(float(np.hypot(*(centres[i] - centres[k]))) < radius * max(sizes[i], sizes[k]) for k in twins):
+                continue
+        keep.append(i)
+    return sorted(keep)
+

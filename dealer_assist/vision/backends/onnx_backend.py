@@ -1,0 +1,94 @@
+"""The default backend: the exported YOLO detector and the index-corner classifier through ONNX Runtime.
+
+No torch: letterbox, tiling of large photos, NMS and the crops for the classifier are numpy/cv2.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from dealer_assist.vision.backends.common import (
+    FloatArray,
+    Image,
+    Thresholds,
+    assemble,
+    decode_yolo,
+    letterbox,
+    nms,
+    regions,
+    to_blob,
+)
+from dealer_assist.vision.detections import Detections
+from dealer_assist.vision.detector import DetectorError, ModelManifest
+
+
+def _session(path: Path, threads: int | None) -> ort.InferenceSession:
+    if not path.is_file():
+        raise DetectorError(f"model file {path} is missing; train with `dealer-assist train` or pass --model")
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    n = threads if threads is not None else int(os.environ.get("DEALER_ASSIST_THREADS", "0"))
+    if n > 0:
+        opts.intra_op_num_threads = n
+        opts.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise DetectorError(f"cannot load model {path}: {str(exc).splitlines()[0]}") from None
+
+
+class OnnxDetector:
+    """Detector through ONNX Runtime on the CPU."""
+
+    name = "onnx"
+
+    def __init__(self, manifest: ModelManifest, *, threads: int | None = None, thresholds: Thresholds | None = None,
+                 tile_above: float = 2.0, **_: Any) -> None:
+        self.manifest = manifest
+        self.thresholds = thresholds or Thresholds()
+        self.tile_above = tile_above
+        self._det = _session(manifest.detector_path, threads)
+        self._det_input = self._det.get_inputs()[0].name
+        shape = self._det.get_inputs()[0].shape
+        if isinstance(shape[2], int) and isinstance(shape[3], int):
+            self.imgsz = (int(shape[2]), int(shape[3]))
+        else:
+            self.imgsz = manifest.imgsz
+        cpath = manifest.classifier_path
+        self._cls = _session(cpath, threads) if cpath is not None else None
+        self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
+
+    def _classify(self, blob: FloatArray) -> FloatArray:
+        assert self._cls is not None
+        outs = [self._cls.run(None, {self._cls_input: blob[i : i + 64]})[0] for i in range(0, len(blob), 64)]
+        return np.concatenate(outs).astype(np.float32)
+
+    def raw(self, image: Image) -> tuple[FloatArray, FloatArray, np.ndarray[Any, np.dtype[np.int64]]]:
+        """Detector boxes (image px), scores and detector class ids after NMS, over the whole image and tiles."""
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise DetectorError(f"detect needs a BGR uint8 image (H, W, 3), got {image.dtype} {image.shape}")
+        boxes, scores, classes = [], [], []
+        regs = regions(image.shape, self.imgsz, self.tile_above)
+        for x0, y0, x1, y1 in regs:
+            padded, lb = letterbox(image[y0:y1, x0:x1], self.imgsz, origin=(x0, y0))
+            out = self._det.run(None, {self._det_input: to_blob([padded])})[0][0]
+            b, s, c = decode_yolo(out, self.thresholds.detect)
+            boxes.append(lb.to_image(b))
+            scores.append(s)
+            classes.append(c)
+        xyxy = np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
+        sc = np.concatenate(scores) if scores else np.zeros(0, np.float32)
+        cl = np.concatenate(classes) if classes else np.zeros(0, np.int64)
+        keep = nms(xyxy, sc, cl, self.thresholds.nms_iou, ios=0.7 if len(regs) > 1 else None)
+        return xyxy[keep], sc[keep], cl[keep]
+
+    def detect(self, image: Image) -> Detections:
+        xyxy, scores, classes = self.raw(image)
+        return assemble(image, xyxy, scores, classes, self.manifest.detector_classes,
+                        self._classify if self._cls is not None else None, self.manifest.classifier_size,
+                        self.manifest.crop_scale, self.thresholds)

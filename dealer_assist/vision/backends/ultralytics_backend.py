@@ -1,0 +1,71 @@
+"""Optional backend: the training checkpoint through Ultralytics' own predictor (GPU machines, comparisons).
+
+Needs the `train` extra (ultralytics, torch); both are imported inside functions only. The index-corner
+classifier still runs through ONNX Runtime, so the two backends differ only in the detector stage.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+import numpy as np
+
+from dealer_assist.vision.backends.common import FloatArray, Image, Thresholds, assemble, nms
+from dealer_assist.vision.backends.onnx_backend import _session
+from dealer_assist.vision.detections import Detections
+from dealer_assist.vision.detector import DetectorError, ModelManifest
+
+
+def _load_yolo(path: str) -> Any:
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    try:
+        yolo = importlib.import_module("ultralytics").YOLO
+    except ImportError:
+        raise DetectorError("the ultralytics backend needs the training extra: "
+                            "bash installer/install.sh --train (or pip install ultralytics)") from None
+    return yolo(path, task="detect")
+
+
+class UltralyticsDetector:
+    """Detector through `ultralytics.YOLO(...).predict` on the training checkpoint (or any model it loads)."""
+
+    name = "ultralytics"
+
+    def __init__(self, manifest: ModelManifest, *, device: str = "cpu", threads: int | None = None,
+                 thresholds: Thresholds | None = None, weights: str | None = None, **_: Any) -> None:
+        self.manifest = manifest
+        self.thresholds = thresholds or Thresholds()
+        self.device = device
+        path = weights or (str(manifest.checkpoint_path) if manifest.checkpoint_path else str(manifest.detector_path))
+        if not os.path.exists(path):
+            raise DetectorError(f"model file {path} is missing; train with `dealer-assist train`")
+        if threads:
+            import torch
+
+            torch.set_num_threads(threads)
+        self.model = _load_yolo(path)
+        cpath = manifest.classifier_path
+        self._cls = _session(cpath, threads) if cpath is not None else None
+        self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
+
+    def _classify(self, blob: FloatArray) -> FloatArray:
+        assert self._cls is not None
+        return np.asarray(self._cls.run(None, {self._cls_input: blob})[0], dtype=np.float32)
+
+    def raw(self, image: Image) -> tuple[FloatArray, FloatArray, np.ndarray[Any, np.dtype[np.int64]]]:
+        res = self.model.predict(image, imgsz=list(self.manifest.imgsz), conf=self.thresholds.detect,
+                                 iou=self.thresholds.nms_iou, device=self.device, verbose=False)[0]
+        boxes = res.boxes
+        xyxy = np.asarray(boxes.xyxy.cpu().numpy(), dtype=np.float32).reshape(-1, 4)
+        scores = np.asarray(boxes.conf.cpu().numpy(), dtype=np.float32).reshape(-1)
+        classes = np.asarray(boxes.cls.cpu().numpy(), dtype=np.int64).reshape(-1)
+        keep = nms(xyxy, scores, classes, self.thresholds.nms_iou)
+        return xyxy[keep], scores[keep], classes[keep]
+
+    def detect(self, image: Image) -> Detections:
+        xyxy, scores, classes = self.raw(image)
+        return assemble(image, xyxy, scores, classes, self.manifest.detector_classes,
+                        self._classify if self._cls is not None else None, self.manifest.classifier_size,
+                        self.manifest.crop_scale, self.thresholds)

@@ -1,0 +1,177 @@
+"""The detector interface, the fake backend and the backend-independent pre/post-processing (no model needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.backends import common
+from dealer_assist.vision.backends.fake_backend import FakeDetector
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detector import (
+    Detector,
+    DetectorError,
+    detect_files,
+    draw_detections,
+    load_manifest,
+    make_detector,
+    read_image,
+    write_image,
+)
+
+
+def _dets() -> Detections:
+    return Detections.from_labels(["Ah", "back", "button"], [[10, 10, 30, 40], [50, 50, 90, 110], [5, 80, 25, 100]],
+                                  [0.9, 0.8, 0.7])
+
+
+def test_fake_backend_returns_what_it_was_given() -> None:
+    det = make_detector("fake", detections=_dets())
+    assert isinstance(det, Detector)
+    out = det.detect(np.zeros((120, 160, 3), np.uint8))
+    assert out.labels == ["Ah", "back", "button"]
+    assert det.name == "fake"
+
+
+def test_fake_backend_plays_a_sequence_then_repeats_the_last() -> None:
+    seq = [Detections.empty(), _dets()]
+    det = FakeDetector(seq)
+    img = np.zeros((8, 8, 3), np.uint8)
+    assert len(det.detect(img)) == 0
+    assert len(det.detect(img)) == 3
+    assert len(det.detect(img)) == 3
+    assert det.calls == 3
+
+
+def test_fake_backend_from_labels_and_callable() -> None:
+    det = FakeDetector.from_labels([("Td", (0, 0, 10, 10)), ("button", (20, 20, 30, 30))])
+    assert det.detect(np.zeros((4, 4, 3), np.uint8)).labels == ["Td", "button"]
+    fn = FakeDetector(lambda image: Detections.from_labels(["back"] * image.shape[0], [[0, 0, 1, 1]] * image.shape[0]))
+    assert len(fn.detect(np.zeros((3, 4, 3), np.uint8))) == 3
+
+
+def test_unknown_backend_is_a_one_line_error() -> None:
+    with pytest.raises(DetectorError, match="accepted: onnx, ultralytics, fake"):
+        make_detector("tensorrt")
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DetectorError, match="no model at"):
+        make_detector("onnx", tmp_path / "nowhere.json")
+    bad = tmp_path / "cards.json"
+    bad.write_text("{not json")
+    with pytest.raises(DetectorError, match="bad model manifest"):
+        load_manifest(bad)
+    bad.write_text(json.dumps({"detector": "x.onnx", "detector_classes": ["index"], "imgsz": [64, 64]}))
+    with pytest.raises(DetectorError, match="missing"):
+        make_detector("onnx", tmp_path)
+
+
+def test_read_image_errors(tmp_path: Path) -> None:
+    with pytest.raises(DealerAssistError, match="no such image"):
+        read_image(tmp_path / "missing.png")
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not an image")
+    with pytest.raises(DealerAssistError, match="cannot read"):
+        read_image(junk)
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(DealerAssistError, match="cannot read"):
+        read_image(empty)
+
+
+def test_write_read_and_draw_round_trip(tmp_path: Path) -> None:
+    img = np.full((120, 160, 3), 60, np.uint8)
+    drawn = draw_detections(img, _dets())
+    assert drawn.shape == img.shape
+    assert not np.array_equal(drawn, img)
+    assert np.array_equal(img, np.full((120, 160, 3), 60, np.uint8))  # the input is not drawn on
+    out = tmp_path / "out.png"
+    write_image(out, drawn)
+    assert np.array_equal(read_image(out), drawn)
+    with pytest.raises(DetectorError, match="does not exist"):
+        write_image(tmp_path / "no" / "dir.png", drawn)
+    results = detect_files(FakeDetector(_dets()), [out])
+    assert results[0][0] == out and len(results[0][2]) == 3
+
+
+def test_letterbox_maps_boxes_back() -> None:
+    img = np.zeros((720, 1280, 3), np.uint8)
+    padded, lb = common.letterbox(img, (384, 640))
+    assert padded.shape == (384, 640, 3)
+    assert lb.r == pytest.approx(0.5)
+    back = lb.to_image(np.array([[10, 20, 30, 40]], np.float32))
+    assert back.tolist() == [[20, 40, 60, 80]]
+    _, lb2 = common.letterbox(img[100:300, 200:600], (384, 640), origin=(200, 100))
+    assert lb2.to_image(np.array([[0, 0, 640, 320]], np.float32)).tolist() == [[200, 100, 600, 300]]
+
+
+def test_tiles_only_for_large_images() -> None:
+    assert common.regions((720, 1280, 3), (736, 1280)) == [(0, 0, 1280, 720)]
+    regs = common.regions((4000, 6000, 3), (736, 1280))
+    assert regs[0] == (0, 0, 6000, 4000) and len(regs) == 5
+    xs = {r[0] for r in regs[1:]} | {r[2] for r in regs[1:]}
+    assert min(xs) == 0 and max(xs) == 6000
+
+
+def test_decode_and_nms() -> None:
+    # two overlapping boxes of class 0, one of class 1, one below the threshold
+    out = np.zeros((4 + 3, 4), np.float32)
+    out[:4, 0] = [50, 50, 20, 20]
+    out[4, 0] = 0.9
+    out[:4, 1] = [52, 51, 20, 20]
+    out[4, 1] = 0.6
+    out[:4, 2] = [52, 51, 20, 20]
+    out[5, 2] = 0.7
+    out[:4, 3] = [10, 10, 5, 5]
+    out[6, 3] = 0.1
+    xyxy, scores, cls = common.decode_yolo(out, 0.25)
+    assert len(xyxy) == 3 and xyxy[0].tolist() == [40, 40, 60, 60]
+    keep = common.nms(xyxy, scores, cls, 0.5)
+    assert sorted(cls[keep].tolist()) == [0, 1]
+    # a partial box inside a kept one goes with `ios`
+    boxes = np.array([[0, 0, 100, 100], [0, 0, 30, 100]], np.float32)
+    assert len(common.nms(boxes, np.array([0.9, 0.8], np.float32), np.zeros(2, np.int64), 0.5)) == 2
+    assert len(common.nms(boxes, np.array([0.9, 0.8], np.float32), np.zeros(2, np.int64), 0.5, ios=0.7)) == 1
+
+
+def test_crops_are_centred_squares() -> None:
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[40:60, 40:60] = 255
+    crops = common.crop_squares(img, np.array([[40, 40, 60, 60]], np.float32), 32, 1.0)
+    assert crops.shape == (1, 32, 32, 3)
+    assert crops[0, 16, 16, 0] == 255 and crops[0, 1:31, 1:31].min() > 0
+
+
+def test_assemble_reads_corners_merges_twins_and_keeps_one_button() -> None:
+    img = np.zeros((200, 300, 3), np.uint8)
+    xyxy = np.array([[10, 10, 20, 25], [40, 60, 50, 75], [200, 10, 210, 25], [100, 100, 150, 170],
+                     [5, 150, 25, 170], [250, 150, 270, 170]], np.float32)
+    scores = np.array([0.9, 0.8, 0.7, 0.95, 0.9, 0.4], np.float32)
+    classes = np.array([0, 0, 0, 1, 2, 2], np.int64)
+    probs = np.zeros((3, 53), np.float32)
+    probs[0, 51] = 0.99  # Ks
+    probs[1, 51] = 0.97  # Ks again, the card's other corner nearby: merged
+    probs[2, 52] = 0.9  # not an index corner: dropped
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        assert blob.shape == (3, 3, 32, 32)
+        return probs
+
+    out = common.assemble(img, xyxy, scores, classes, ("index", "back", "button"), classify, 32, 1.5,
+                          common.Thresholds())
+    assert sorted(out.labels) == ["Ks", "back", "button"]
+    assert out.confidence[out.labels.index("Ks")] == pytest.approx(0.9 * 0.99, rel=1e-5)
+    assert int(out.is_button.sum()) == 1 and out.class_id[out.is_button][0] == BUTTON_ID
+    assert out.xyxy[out.class_id == BACK_ID].tolist() == [[100, 100, 150, 170]]
+
+
+def test_assemble_one_stage_labels() -> None:
+    img = np.zeros((50, 50, 3), np.uint8)
+    out = common.assemble(img, np.array([[1, 1, 9, 9]], np.float32), np.array([0.8], np.float32),
+                          np.array([1], np.int64), ("back", "Ah"), None, 32, 1.5, common.Thresholds())
+    assert out.labels == ["Ah"]
