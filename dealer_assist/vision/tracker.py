@@ -2,10 +2,11 @@
 
 A zone's contents change only when the new contents persist: cards landing for `arrive_s`
 (0.15 s: within the 300 ms budget at 30 fps), a flip for `flip_s`, cards leaving for `leave_s`
-(0.6 s) and a zone emptying for `empty_s` (0.8 s), so a hand or chip passing over cards, a
-detection missing for a few frames, or a spurious one for a couple of frames, makes no event;
-up to `max_gap` odd frames inside a change do not break it. Events carry the timestamp and index
-of the frame where the change began (the card landed), not the frame where it was confirmed.
+(0.6 s, with what is left steady for `settle_s`) and a zone emptying for `empty_s` (0.8 s), so a
+hand or chip passing over cards, a detection missing for a few frames, or a spurious one for a
+couple of frames, makes no event; up to `max_gap` odd frames inside a change do not break it.
+Events carry the timestamp and index of the frame where the change began (the card landed), not
+the frame where it was confirmed.
 
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
@@ -22,7 +23,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   face up (at least 2, after it held `hand_size` cards): `CardsShown`.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear: `CardsGathered`.
-Timing assumption: replacements land at least `leave_s` after the discards leave the seat's zone.
+Timing assumption: replacements land at least `leave_s` after the discards leave the seat's zone
+(`empty_s` when a seat discards every card); a dealer does take that long to pick discards up.
 """
 
 from __future__ import annotations
@@ -56,10 +58,12 @@ class TrackerConfig:
     arrive_s: float = 0.15
     flip_s: float = 0.2
     leave_s: float = 0.6
+    settle_s: float = 0.3
     empty_s: float = 0.8
     button_s: float = 0.4
     min_frames: int = 3
     max_gap: int = 1
+    hold_share: float = 0.75
     fold_wait_s: float = 2.0
     hand_size: int = 4
     draw_procedure: str = "sequential"
@@ -118,7 +122,7 @@ class ZoneSmoother:
             if self._run:
                 self._gap += 1
                 if self._gap > self.config.max_gap:
-                    self._run, self._gap = [], 0
+                    return self._back_to_stable(Entry(t, frame, view))
             return []
         if self._run and self._side(view) != self._side(self._run[-1].view):
             self._gap += 1
@@ -129,38 +133,103 @@ class ZoneSmoother:
         self._run.append(Entry(t, frame, view))
         return self._try_commit(t)
 
-    def _window(self) -> float:
-        side = self._side(self._run[-1].view)
-        if side > 0:
-            return self.config.arrive_s
-        if side == 0:
-            return self.config.flip_s
-        return self.config.empty_s if min(e.view.count for e in self._run) == 0 else self.config.leave_s
+    def _latest_steady(self, whole: bool = False) -> int:
+        """Index of the last frame of the value seen most in the run's last `arrive_s` (or all of it).
 
-    def _target(self) -> int:
-        """Index (in the run) of the last frame of the value to commit to."""
+        Ties go to the smaller change (a missed or extra detection must not make an extra event), then
+        to the latest.
+        """
         run = self._run
-        held = [i for i in range(1, len(run)) if run[i].view == run[i - 1].view] or [len(run) - 1]
-        if self._side(run[-1].view) < 0:          # leaving: the fewest cards seen steadily
-            return min(held, key=lambda i: (run[i].view.count, -i))
-        return held[-1]                            # arriving or flipping: the latest steady value
+        recent = [i for i in range(len(run)) if whole or run[-1].t - run[i].t <= self.config.arrive_s + _EPS]
+        tally: dict[ZoneView, int] = {}
+        for i in recent:
+            tally[run[i].view] = tally.get(run[i].view, 0) + 1
+        stable = self.stable.count
+        return max(recent, key=lambda i: (tally[run[i].view], -abs(run[i].view.count - stable), i))
 
-    def _try_commit(self, now: float) -> list[Commit]:
+    def _floor(self) -> tuple[int, float] | None:
+        """While leaving: the last frame and duration of the fewest-cards value held long enough, if any.
+
+        Held long enough is `settle_s` (`empty_s` for an empty zone), with up to `max_gap` odd frames inside.
+        """
+        run, cfg = self._run, self.config
+        best: tuple[int, float] | None = None
+        i = 0
+        while i < len(run):
+            value, last, odd = run[i].view, i, 0
+            for k in range(i + 1, len(run)):
+                if run[k].view == value:
+                    last, odd = k, 0
+                else:
+                    odd += 1
+                    if odd > cfg.max_gap:
+                        break
+            held = run[last].t - run[i].t
+            if (value.count < self.stable.count
+                    and held + _EPS >= (cfg.empty_s if value.count == 0 else cfg.settle_s)
+                    and (best is None or value.count <= run[best[0]].view.count)):
+                best = (last, held)
+            i = last + 1
+        return best
+
+    def _commit_to(self, i: int, now: float, extra: Entry | None = None) -> list[Commit]:
+        """Make run[i]'s value the stable state; the frames after it (and `extra`) start the next change."""
         run = self._run
-        if len(run) < self.config.min_frames or now - run[0].t + _EPS < self._window():
-            return []
-        i = self._target()
         target = run[i].view
-        last = max(j for j in range(len(run)) if run[j].view == target)
-        commit = Commit(self.stable, target, tuple(run[: last + 1]))
+        commit = Commit(self.stable, target, tuple(run[: i + 1]))
         self.stable = target
-        rest = [e for e in run[last + 1:] if e.view != target]
+        rest = [e for e in [*run[i + 1:], *([extra] if extra else [])] if e.view != target]
         if rest:                                   # keep only the trailing frames on one side of the new state
             side = self._side(rest[-1].view)
             while rest and self._side(rest[0].view) != side:
                 rest.pop(0)
         self._run, self._gap = rest, 0
         return [commit, *(self._try_commit(now) if rest else [])]
+
+    def _back_to_stable(self, entry: Entry) -> list[Commit]:
+        """The zone looks as before again: a passing occluder, unless cards were gone for `leave_s` (then
+        they left and others came: a quick discard and replacement)."""
+        floor = self._floor() if self._run and self._side(self._run[-1].view) < 0 else None
+        if floor is not None and floor[1] + _EPS >= self.config.leave_s:
+            return self._commit_to(floor[0], entry.t, entry)
+        self._run, self._gap = [], 0
+        return []
+
+    def _held_since(self, value: ZoneView) -> float:
+        """When `value` began to hold: the earliest frame from which it makes `hold_share` of the run."""
+        since, match = self._run[-1].t, 0
+        for total, e in enumerate(reversed(self._run), 1):
+            if e.view == value:
+                match += 1
+                if match >= self.config.hold_share * total:
+                    since = e.t
+        return since
+
+    def _try_commit(self, now: float) -> list[Commit]:
+        run, cfg = self._run, self.config
+        if len(run) < cfg.min_frames:
+            return []
+        i = self._latest_steady()
+        target = run[i].view
+        side = self._side(target)
+        if side >= 0:                               # arriving or turning: what the whole change shows most
+            i = self._latest_steady(whole=True)
+            target = run[i].view
+            seen = sum(e.view == target for e in run)
+            if seen < cfg.min_frames or seen * 2 < len(run):
+                return []                           # odd frames that merely differ from each other
+        floor = self._floor() if side < 0 else None
+        if floor is not None and run[floor[0]].view.count < target.count and now - run[0].t + _EPS >= cfg.leave_s:
+            i = floor[0]                            # cards left, then others came: commit the leaving first
+        elif side < 0:
+            # Leaving: the change must last `leave_s`, and what is left must have held for `settle_s` (an
+            # empty zone for `empty_s`), so a hand covering the rest of a seat's cards mid-discard is waited out.
+            hold = cfg.empty_s if target.count == 0 else cfg.settle_s
+            if now - run[0].t + _EPS < cfg.leave_s or now - self._held_since(target) + _EPS < hold:
+                return []
+        elif now - run[0].t + _EPS < (cfg.arrive_s if side > 0 else cfg.flip_s):
+            return []
+        return self._commit_to(i, now)
 
 
 class ButtonSmoother:
@@ -343,7 +412,7 @@ class Tracker:
             p = hand.pending.pop(seat, None)
             if p is not None:                       # it emptied to draw, not to fold
                 events.append(CardsDiscarded(p.t, p.frame, seat, p.count, p.cards))
-                hand.drawing = True
+                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
             arrivals: list[Card | None] = [None] * (delta - len(arrived_up)) + list(arrived_up)
             for k, card in enumerate(arrivals, 1):
                 at = commit.first_reaching(old.count + k)
@@ -362,10 +431,10 @@ class Tracker:
                 hand.pending[seat] = _Pending(start.t, start.frame, old.count, _sorted(lost_up))
             elif new.count == 0:
                 events.append(CardsDiscarded(start.t, start.frame, seat, old.count, _sorted(lost_up)))
-                hand.drawing = True
+                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
-                hand.drawing = True
+                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
 
         hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
         full = hand.max_count[seat] >= cfg.hand_size
