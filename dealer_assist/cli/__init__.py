@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "log": "dealer_assist.cli.log:log",
     "rank": "dealer_assist.cli.rank:rank",
     "showdown": "dealer_assist.cli.showdown:showdown",
+    "sim-video": "dealer_assist.cli.sim_video:sim_video",
     "simulate": "dealer_assist.cli.simulate:simulate",
     "train": "dealer_assist.cli.train:train",
 }

@@ -160,7 +160,8 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
     ink: list[tuple[int, int, int, int]] = []
     corners = [(style.index_x, False), (1 - style.index_x, False)] if style.four_corners else [(style.index_x, False)]
     for ix, _ in corners:
-        cx, top = ix * w, style.index_y * h
+        half_w = max(rank_mask.shape[1], suit_mask.shape[1]) / 2 + 0.03 * w
+        cx, top = min(max(ix * w, half_w), w - half_w), style.index_y * h
         b1 = _stamp(img, rank_mask, cx, top, colour)
         b2 = _stamp(img, suit_mask, cx, b1[3] + 0.015 * h, colour)
         box = (min(b1[0], b2[0]), b1[1], max(b1[2], b2[2]), b2[3])
@@ -221,8 +222,8 @@ def index_boxes(design: str) -> tuple[Box, ...]:
     pad = 0.012
     for corner in per_corner:
         arr = np.array(corner, float)
-        b = Box(arr[:, 0].min() / w - pad, arr[:, 1].min() / h - pad, arr[:, 2].max() / w + pad,
-                arr[:, 3].max() / h + pad)
+        b = Box(max(0.0, arr[:, 0].min() / w - pad), max(0.0, arr[:, 1].min() / h - pad),
+                min(1.0, arr[:, 2].max() / w + pad), min(1.0, arr[:, 3].max() / h + pad))
         boxes += [b, Box(1 - b.x1, 1 - b.y1, 1 - b.x0, 1 - b.y0)]
     return tuple(boxes)
 
@@ -273,6 +274,8 @@ def draw_back(design: str) -> Image:
         for yy in range(step // 2, fh, step // 2):
             for xx in range(step // 2, fw, step // 2):
                 cv2.circle(field, (xx, yy), 3, ink, -1, cv2.LINE_AA)
+    half = fh // 2
+    field[fh - half :] = field[:half][::-1, ::-1]  # symmetric under a half turn, as real backs are
     cv2.rectangle(field, (3, 3), (fw - 4, fh - 4), ink, 3, cv2.LINE_AA)
     cv2.ellipse(field, (fw // 2, fh // 2), (fw // 5, fh // 7), 0, 0, 360, base, -1, cv2.LINE_AA)
     cv2.ellipse(field, (fw // 2, fh // 2), (fw // 5, fh // 7), 0, 0, 360, ink, 3, cv2.LINE_AA)

@@ -105,7 +105,7 @@ def make_camera(
     extent = float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
     dist = extent / (2 * math.tan(math.radians(fov_deg) / 2))
     # Camera axes in table coordinates (columns): start looking straight down (z into the table).
-    m = _rot("z", tilt_dir_deg) @ _rot("x", tilt_deg) @ _rot("z", roll_deg)
+    m = _rot("z", tilt_dir_deg) @ _rot("x", tilt_deg) @ _rot("z", roll_deg - tilt_dir_deg)
     forward = m[:, 2]
     target = np.array([centre[0], centre[1], 0.0])
     cam_pos = target - forward * dist
@@ -654,7 +654,7 @@ class TableRenderer:
         clipped = _clipped_area(d.outline, w, h)
         denom = own_count * (full_area / clipped) if clipped > 1e-6 else max(1.0, full_area)
         visible = float(mine.sum()) / max(1.0, denom)
-        corners = tuple(IndexCornerTruth(_as_poly(c), _visible_in(c, ids, d.id, w, h)) for c in d.corners)
+        corners = tuple(IndexCornerTruth(_as_poly(c), _visible_in(c, ids, d, w, h)) for c in d.corners)
         p = d.placement
         return ObjectTruth(
             id=d.id, kind=p.kind, polygon=_as_poly(d.outline), visible=min(1.0, visible), table_xy=p.xy,
@@ -682,8 +682,12 @@ def _clipped_area(poly: npt.NDArray[np.float64], w: int, h: int) -> float:
     return 0.0
 
 
-def _visible_in(poly: npt.NDArray[np.float64], ids: npt.NDArray[np.int32], obj_id: int, w: int, h: int) -> float:
-    """Share of the polygon's pixels (counting those off the image as hidden) that show object `obj_id`."""
+def _visible_in(poly: npt.NDArray[np.float64], ids: npt.NDArray[np.int32], d: _Drawn, w: int, h: int) -> float:
+    """Share of the object's own pixels inside `poly` that still show it at the end.
+
+    Pixels of the polygon that fall off the image count as hidden; pixels outside the object's own
+    silhouette (a rounded corner) count as neither.
+    """
     x0, y0 = np.floor(poly.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -695,8 +699,19 @@ def _visible_in(poly: npt.NDArray[np.float64], ids: npt.NDArray[np.int32], obj_i
     if X1 <= X0 or Y1 <= Y0:
         return 0.0
     sub = mask[Y0 - y0 : Y1 - y0, X0 - x0 : X1 - x0] > 0
-    seen = int((ids[Y0:Y1, X0:X1][sub] == obj_id).sum())
-    return seen / total
+    off_image = total - int(sub.sum())
+    # the object's silhouette over the same window
+    rx0, ry0, rx1, ry1 = d.roi
+    own = np.zeros((Y1 - Y0, X1 - X0), bool)
+    ax0, ay0, ax1, ay1 = max(X0, rx0), max(Y0, ry0), min(X1, rx1), min(Y1, ry1)
+    if ax1 > ax0 and ay1 > ay0:
+        own[ay0 - Y0 : ay1 - Y0, ax0 - X0 : ax1 - X0] = d.own[ay0 - ry0 : ay1 - ry0, ax0 - rx0 : ax1 - rx0]
+    inside = sub & own
+    denom = int(inside.sum()) + off_image
+    if denom == 0:
+        return 0.0
+    seen = int((ids[Y0:Y1, X0:X1][inside] == d.id).sum())
+    return seen / denom
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,232 @@
+"""The simulated table: deterministic scenes, ground truth that matches the pixels, hand videos.
+
+Everything here runs on the procedural decks (the Debian card-art packages may be absent) at small
+frame sizes, so the whole file takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from dealer_assist.cards import parse_card
+from dealer_assist.cli import cli
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.synth import card_art
+from dealer_assist.synth.card_art import DESIGNS_HELD_OUT, DESIGNS_TRAIN, load_back_design, load_face_design
+from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, SimulationError
+from dealer_assist.synth.scene import SceneOptions, render_scene
+from dealer_assist.synth.table_render import Effects, Placement, TableRenderer, apply_h, make_camera, random_felt
+from dealer_assist.synth.truth import SceneTruth
+from dealer_assist.vision.frames import FrameSource
+from dealer_assist.vision.table_profile import oval_profile
+
+SMALL = (640, 360)
+
+
+@pytest.fixture(autouse=True)
+def procedural_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behave as on a machine without the Debian card-art packages."""
+    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))
+
+
+def test_same_seed_same_bytes() -> None:
+    a = render_scene(11, "train", SceneOptions(size=SMALL))
+    b = render_scene(11, "train", SceneOptions(size=SMALL))
+    c = render_scene(12, "train", SceneOptions(size=SMALL))
+    assert a.image.tobytes() == b.image.tobytes()
+    assert a.truth == b.truth
+    assert a.image.tobytes() != c.image.tobytes()
+    assert SceneTruth.from_dict(json.loads(json.dumps(a.truth.to_dict()))).objects[0].kind == a.truth.objects[0].kind
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_truth_polygons_match_the_image_and_homography(seed: int) -> None:
+    scene = render_scene(seed, "train", SceneOptions(size=SMALL))
+    t = scene.truth
+    assert scene.image.shape == (SMALL[1], SMALL[0], 3)
+    h = np.array(t.homography)
+    for o in t.objects:
+        assert 0.0 <= o.visible <= 1.0
+        poly = np.array(o.polygon)
+        x0, y0, x1, y1 = o.bbox()
+        if o.visible > 0:  # something of it is in the image
+            assert x1 > 0 and y1 > 0 and x0 < t.width and y0 < t.height
+        if o.visible > 0.999 and o.kind in ("card_face", "card_back"):
+            assert poly[:, 0].min() >= -1 and poly[:, 0].max() <= t.width + 1
+            assert poly[:, 1].min() >= -1 and poly[:, 1].max() <= t.height + 1
+        if o.kind in ("card_face", "card_back") and o.zone not in ("stub", "transit"):
+            centre = apply_h(h, [o.table_xy])[0]
+            assert np.allclose(poly.mean(axis=0), centre, atol=1.0), (o, centre)
+        if o.kind == "card_face":
+            assert o.card is not None and o.corners
+            for c in o.corners:
+                assert 0.0 <= c.visible <= 1.0
+                cc = np.array(c.polygon).mean(axis=0)
+                assert x0 - 1 <= cc[0] <= x1 + 1 and y0 - 1 <= cc[1] <= y1 + 1
+        else:
+            assert not o.corners
+
+
+def test_scene_cards_are_one_deck() -> None:
+    for seed in range(4):
+        t = render_scene(seed, "train", SceneOptions(size=SMALL, phase="showdown")).truth
+        faces = [o.card for o in t.objects if o.kind == "card_face"]
+        assert len(faces) == len(set(faces))
+
+
+def _renderer(face: str = "proc-classic") -> TableRenderer:
+    profile = oval_profile(6)
+    spot = profile.seat(3).card_spot
+    cam = make_camera([(spot[0] - 20, spot[1] - 12), (spot[0] + 20, spot[1] + 12)], SMALL)
+    return TableRenderer(profile, cam, load_face_design(face), load_back_design("back:proc-red-lattice"),
+                         random_felt(np.random.default_rng(0)))
+
+
+def test_occlusion_from_the_id_buffer() -> None:
+    r = _renderer()
+    spot = r.profile.seat(3).card_spot
+    under, over = parse_card("As"), parse_card("Kd")
+    _, objs = r.render([Placement("card_face", spot, 0.0, under), Placement("card_face", spot, 0.0, over)],
+                       Effects(), 0)
+    bottom, top = objs
+    assert bottom.card == under and top.card == over
+    assert bottom.visible < 0.02 and all(c.visible < 0.02 for c in bottom.corners)
+    assert top.visible > 0.97 and all(c.visible > 0.97 for c in top.corners)
+
+
+def test_spread_shows_index_corners() -> None:
+    r = _renderer()
+    x, y = r.profile.seat(3).card_spot
+    cards = [parse_card(c) for c in ("Ah", "2c", "3d", "4s")]
+    places = [Placement("card_face", (x + 2.2 * i, y), 0.0, c) for i, c in enumerate(cards)]
+    _, objs = r.render(places, Effects(), 0)
+    for o in objs[:-1]:
+        top_left = o.corners[0]
+        assert top_left.visible > 0.95, o.card
+        assert 0.2 < o.visible < 0.6
+    assert objs[-1].visible > 0.97
+    hand = Placement("hand", (x + 3, y), 90.0, height_cm=8.0, style=3, length_cm=40.0)
+    _, objs = r.render([*places, hand], Effects(), 0)
+    assert objs[-1].kind == "hand" and objs[-1].visible > 0.97
+    assert sum(o.visible for o in objs[:-1]) < sum(o.visible for o in objs[:4]) + 1e-6
+
+
+def test_tilted_camera_keeps_the_table_plane() -> None:
+    profile = oval_profile(9)
+    cam = make_camera(list(profile.outline), SMALL, tilt_deg=30, tilt_dir_deg=40, roll_deg=125)
+    assert cam.tilt_deg == 30
+    pts = np.array(profile.outline)
+    img = cam.project(pts)
+    # the table fills the frame and is not mirrored: seats run clockwise on screen too
+    assert img[:, 0].min() >= -1 and img[:, 0].max() <= SMALL[0] + 1
+    area = 0.5 * np.sum(img[:, 0] * np.roll(img[:, 1], -1) - np.roll(img[:, 0], -1) * img[:, 1])
+    area_table = 0.5 * np.sum(pts[:, 0] * np.roll(pts[:, 1], -1) - np.roll(pts[:, 0], -1) * pts[:, 1])
+    assert np.sign(area) == np.sign(area_table)
+    # objects above the table move away from their footprint (parallax)
+    assert not np.allclose(cam.project(pts[:1], 20.0), cam.project(pts[:1], 0.0))
+
+
+@pytest.mark.parametrize("split", ["train", "held_out"])
+def test_scenes_use_designs_of_their_split(split: str) -> None:
+    pool = DESIGNS_TRAIN if split == "train" else DESIGNS_HELD_OUT
+    for seed in range(5):
+        t = render_scene(seed, split, SceneOptions(size=(320, 180), hands=False)).truth  # type: ignore[arg-type]
+        assert t.face_design in pool and t.back_design in pool
+        assert {o.design for o in t.objects if o.design} <= pool
+
+
+# -- hand videos ----------------------------------------------------------------------------------
+
+
+def _video(seed: int, errors: tuple[str, ...] = (), players: int = 3) -> SimulatedTable:
+    return SimulatedTable("badugi-limit", seed, errors=errors, profile=oval_profile(6), size=(320, 180), fps=8,
+                          players=players)
+
+
+def test_video_truth_in_order_with_the_right_counts() -> None:
+    src = _video(1)
+    events = src.truth.events
+    assert isinstance(src, FrameSource)
+    assert [e.frame for e in events] == sorted(e.frame for e in events)
+    for e in events:
+        assert e.t == pytest.approx(e.frame / src.fps, abs=1e-3)
+        assert 0 < e.frame < src.frame_count
+    kinds = Counter(e.kind for e in events)
+    size = HouseRules.preset("badugi-limit").hand_size
+    assert kinds["dealt"] == len(src.truth.players) * size
+    assert kinds["gathered"] == 1 and kinds["button_moved"] == 1
+    assert events[-1].kind == "button_moved"
+    # replacements match discards seat by seat when the dealer makes no error
+    disc: Counter[int] = Counter()
+    repl: Counter[int] = Counter()
+    for e in events:
+        if e.kind == "discarded":
+            disc[e.seat] += e.count  # type: ignore[attr-defined]
+        elif e.kind == "replaced":
+            repl[e.seat] += 1  # type: ignore[attr-defined]
+    assert disc == repl
+    assert kinds["burned"] >= 1 if disc else True
+    data = json.loads(json.dumps(src.truth.to_dict()))
+    assert data["table_profile"]["seats"] and len(data["homography"]) == 3
+
+
+@pytest.mark.parametrize("error", ERROR_KINDS)
+def test_each_injected_error_is_in_the_truth(error: str) -> None:
+    clean, bad = _video(2), _video(2, (error,))
+    assert not clean.truth.errors
+    (err,) = bad.truth.errors
+    assert err.kind == error and err.seat in bad.truth.players and 0 < err.frame < bad.frame_count
+    deal = Counter(e.seat for e in bad.truth.events if e.kind == "dealt")  # type: ignore[attr-defined]
+    clean_deal = Counter(e.seat for e in clean.truth.events if e.kind == "dealt")  # type: ignore[attr-defined]
+    if error == "skipped_seat":
+        assert sum(deal.values()) == sum(clean_deal.values()) - 1
+        assert deal[err.seat] == clean_deal[err.seat] - 1
+    elif error == "wrong_seat":
+        assert sum(deal.values()) == sum(clean_deal.values())
+        assert deal[err.seat] == clean_deal[err.seat] + 1
+    elif error == "exposed_card":
+        exposed = [e for e in bad.truth.events if e.kind == "exposed"]
+        assert len(exposed) == 1 and exposed[0].frame == err.frame and exposed[0].seat == err.seat  # type: ignore
+    else:
+        repl = [e for e in bad.truth.events if e.kind == "replaced" and e.seat == err.seat]  # type: ignore
+        assert any(e.frame == err.frame for e in repl)
+        assert "3 replacements for 2" in err.detail or "replacements for" in err.detail
+
+
+def test_unknown_error_kind() -> None:
+    with pytest.raises(SimulationError, match="unknown dealer error"):
+        _video(1, ("dealt_twice",))
+
+
+def test_video_frames_render_in_order() -> None:
+    src = _video(3)
+    first = src.read()
+    second = src.read()
+    assert first is not None and second is not None
+    assert (first.index, second.index) == (0, 1) and second.t == pytest.approx(1 / src.fps)
+    assert first.image.shape == (180, 320, 3)
+    landed = src.truth.events[0].frame
+    a = src.render_frame(landed)
+    assert a.tobytes() == src.render_frame(landed).tobytes()
+    src.close()
+    assert src.read() is None
+
+
+def test_sim_video_cli(tmp_path: Path) -> None:
+    out, truth = tmp_path / "hand.mp4", tmp_path / "truth.json"
+    result = CliRunner().invoke(cli, ["sim-video", "--game", "badugi-limit", "--seed", "4", "--errors",
+                                      "exposed_card", "--table", "oval-6", "--players", "2", "--size", "160x96",
+                                      "--fps", "4", "--out", str(out), "--truth", str(truth)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(truth.read_text())
+    assert out.stat().st_size > 1000
+    assert [e["kind"] for e in data["errors"]] == ["exposed_card"]
+    assert data["events"] and data["table_profile"]["name"] == "oval-6"
+    bad = CliRunner().invoke(cli, ["sim-video", "--errors", "nope", "--out", str(out), "--truth", str(truth)])
+    assert bad.exit_code != 0 and "unknown dealer error" in bad.output
