@@ -62,11 +62,17 @@ want="$(sha256sum pyproject.toml | cut -c1-16)-$extras"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   if [ "$train" = 1 ]; then
-    # The CPU build of torch keeps several GB of CUDA wheels off a machine that has no GPU.
-    .venv/bin/python -m pip install -q torch torchvision --index-url https://download.pytorch.org/whl/cpu \
-      || .venv/bin/python -m pip install -q torch
+    # A matching torch/torchvision pair (ultralytics needs torchvision's compiled ops): PyPI's torchvision
+    # does not load with the local CPU-only torch 2.13.0 wheel, so take the regular 2.14.1 build (it runs on CPU).
+    .venv/bin/python -m pip install -q "torch==2.14.1" "torchvision==0.29.1"
   fi
   .venv/bin/python -m pip install -q -e ".[$extras]"
+  if [ "$train" = 1 ]; then
+    # ultralytics pulls opencv-python, whose cv2 overwrites the contrib build (cv2.aruco): put it back.
+    .venv/bin/python -m pip uninstall -q -y opencv-python || true
+    .venv/bin/python -m pip install -q --force-reinstall --no-deps \
+      "opencv-contrib-python-headless==$(.venv/bin/python -m pip show opencv-contrib-python-headless | sed -n 's/^Version: //p')"
+  fi
   echo "$want" > "$stamp"
 fi
 echo "Dealer Assist installed in $(pwd)/.venv"
