@@ -12,10 +12,10 @@ the referee drives a Hand from camera events, the simulator from the Hand's own 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 
-from dealer_assist.cards import Card, Deck
+from dealer_assist.cards import Card, Deck, card_from_index
 from dealer_assist.rules.awards import Award, PotAward, Share, award_pots, pot_name
 from dealer_assist.rules.betting import BettingRound, Options
 from dealer_assist.rules.house_rules import HouseRules
@@ -37,8 +37,19 @@ from dealer_assist.rules.steps import (
     Reshuffled,
     Shown,
     Step,
+    make_bet,
+    make_burned,
+    make_called,
+    make_checked,
+    make_dealt,
+    make_discarded,
+    make_folded,
+    make_posted,
+    make_raised,
+    make_replaced,
+    make_shown,
 )
-from dealer_assist.rules.stub import USED, Stub
+from dealer_assist.rules.stub import STUB, UNSEEN, USED, Stub, card_key
 
 MAX_SEATS = 10
 
@@ -55,6 +66,10 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+def _discard_what(seat: int | None) -> str:
+    return "a discard" if seat is None else f"a discard by seat {seat}"
+
+
 def _split_rule(text: str) -> tuple[str, str | None]:
     rule, _, option = text.partition("|")
     return rule, option or None
@@ -64,7 +79,9 @@ class Hand:
     """A deal from the forced bets to the award; see the module docstring for the step pattern."""
 
     __slots__ = (
+        "_deal_total",
         "_declare_pos",
+        "_reserve_cards",
         "_show_order",
         "_shown",
         "bets",
@@ -121,8 +138,9 @@ class Hand:
         self.live: list[bool] = [True] * n
         self.hands: list[list[Card | None]] = [[] for _ in range(n)]
         self.history: list[Step] = []
-        rng = rng or random.Random(seed)
-        if deck is None and seed is not None:
+        if rng is None and seed is not None:
+            rng = random.Random(seed)
+        if deck is None and rng is not None and seed is not None:
             deck = Deck.shuffled(rng.randrange(2**32))
         self.stub = Stub(None if deck is None else list(deck), rng)
         self.phase = Phase.POSTING
@@ -137,6 +155,8 @@ class Hand:
         self.replaced_any = False
         self._show_order: list[int] = []
         self._shown: dict[int, tuple[Card, ...]] = {}
+        self._deal_total = n * rules.hand_size
+        self._reserve_cards = 0 if rules.last_card_dealable else 1
         self.pending_posts: list[tuple[int, str, int]] = self._forced_bets()
         if not self.pending_posts:
             self.phase = Phase.DEALING
@@ -299,7 +319,7 @@ class Hand:
 
     def _reserve(self) -> int:
         """Stub cards that may not be dealt: the last one unless house option last_card_dealable."""
-        return 0 if self.rules.last_card_dealable else 1
+        return self._reserve_cards
 
     def _record(self, step: Step) -> Step:
         self.history.append(step)
@@ -335,7 +355,9 @@ class Hand:
             self.bets[i] += amount
         if not self.pending_posts:
             self.phase = Phase.DEALING
-        return self._record(Posted(self.seats[i], kind, amount))  # type: ignore[arg-type,return-value]
+        step = make_posted(self.seats[i], kind, amount)
+        self.history.append(step)
+        return step
 
     def post_all(self) -> None:
         while self.phase is Phase.POSTING:
@@ -343,16 +365,15 @@ class Hand:
 
     # -- dealing -----------------------------------------------------------------------------------
 
-    def _check_card(self, card: Card | None, what: str) -> None:
-        if card is None:
-            if self.stub.known is None:
-                return
+    def _check_card(self, card: Card | None, what: str | Callable[[], str]) -> None:
+        if card is None or self.stub.dealable(card):
             return
-        if not self.stub.dealable(card):
-            w = self.stub.where.get(card)
-            place = "already used this hand" if w == USED else (
-                f"in seat {self.seats[w]}'s hand" if w is not None and w >= 0 else "not in the stub")
-            raise IllegalStep(what, f"card {card} is {place}; a card can be in one place only")
+        if not isinstance(what, str):
+            what = what()
+        w = self.stub.locate(card)
+        place = "already used this hand" if w == USED else (
+            f"in seat {self.seats[w]}'s hand" if w >= 0 else "not in the stub")
+        raise IllegalStep(what, f"card {card} is {place}; a card can be in one place only")
 
     def verify_deal_card(self, seat: int | None = None, card: Card | None = None) -> int:
         if self.phase is not Phase.DEALING:
@@ -366,7 +387,8 @@ class Hand:
             )
         if self.stub.count <= 0:
             raise IllegalStep("a card dealt", "the stub is empty")
-        self._check_card(card, f"card {card} dealt to seat {self.seats[i]}")
+        if card is not None and not self.stub.dealable(card):
+            self._check_card(card, f"card {card} dealt to seat {self.seats[i]}")
         return i
 
     def can_deal_card(self, seat: int | None = None, card: Card | None = None) -> bool:
@@ -381,12 +403,14 @@ class Hand:
         i = self.verify_deal_card(seat, card)
         got = self.stub.take(card)
         if got is not None:
-            self.stub.where[got] = i
+            self.stub.where[card_key(got)] = i
         self.hands[i].append(got)
         self.deal_count += 1
-        if self.deal_count == len(self.seats) * self.rules.hand_size:
+        step = make_dealt(self.seats[i], got)
+        self.history.append(step)
+        if self.deal_count == self._deal_total:
             self._start_betting(0)
-        return self._record(Dealt(self.seats[i], got))  # type: ignore[return-value]
+        return step
 
     def deal_all(self) -> None:
         while self.phase is Phase.DEALING:
@@ -412,7 +436,7 @@ class Hand:
             self._start_showdown()
 
     def _after_action(self) -> None:
-        if not self.betting.to_act or sum(self.live) <= 1:
+        if not self.betting.to_act or self.live.count(True) <= 1:
             self._end_betting()
 
     def _verify_turn(self, seat: int | None, what: str) -> int:
@@ -445,13 +469,10 @@ class Hand:
         self.live[i] = False
         cards = self.hands[i]
         self.hands[i] = []
-        for c in cards:
-            if c is not None:
-                self.stub.where.pop(c, None)
         self.stub.discard(cards, self.round)
         self.betting.on_fold(i)
-        step = Folded(self.round, self.seats[i])
-        self._record(step)
+        step = make_folded(self.round, self.seats[i])
+        self.history.append(step)
         self._after_action()
         return step
 
@@ -472,8 +493,8 @@ class Hand:
     def check(self, seat: int | None = None) -> Checked:
         i = self.verify_check(seat)
         self.betting.on_call(i, max(self.bets))
-        step = Checked(self.round, self.seats[i])
-        self._record(step)
+        step = make_checked(self.round, self.seats[i])
+        self.history.append(step)
         self._after_action()
         return step
 
@@ -492,14 +513,18 @@ class Hand:
 
     def call(self, seat: int | None = None) -> Called:
         i = self.verify_call(seat)
-        top = max(self.bets)
-        amount = min(top - self.bets[i], self.stacks[i])
-        self.bets[i] += amount
-        self.stacks[i] -= amount
+        bets = self.bets
+        stacks = self.stacks
+        top = max(bets)
+        amount = top - bets[i]
+        if amount > stacks[i]:
+            amount = stacks[i]
+        bets[i] += amount
+        stacks[i] -= amount
         self.contributed[i] += amount
         self.betting.on_call(i, top)
-        step = Called(self.round, self.seats[i], amount, self.stacks[i] == 0)
-        self._record(step)
+        step = make_called(self.round, self.seats[i], amount, stacks[i] == 0)
+        self.history.append(step)
         self._after_action()
         return step
 
@@ -552,8 +577,8 @@ class Hand:
         i = self.verify_bet(amount, seat)
         full = self._wager(i, amount)
         del full
-        step = BetTo(self.round, self.seats[i], amount, self.stacks[i] == 0)
-        self._record(step)
+        step = make_bet(self.round, self.seats[i], amount, self.stacks[i] == 0)
+        self.history.append(step)
         self._after_action()
         return step
 
@@ -571,8 +596,8 @@ class Hand:
         """Raise to a total bet of `amount` this round (all-in for less allowed)."""
         i = self.verify_raise_to(amount, seat)
         full = self._wager(i, amount)
-        step = RaisedTo(self.round, self.seats[i], amount, self.stacks[i] == 0, full)
-        self._record(step)
+        step = make_raised(self.round, self.seats[i], amount, self.stacks[i] == 0, full)
+        self.history.append(step)
         self._after_action()
         return step
 
@@ -617,23 +642,24 @@ class Hand:
 
     def supply(self) -> int:
         """Cards this draw can still give: the stub and what a reshuffle would add, less the reserve."""
-        return max(0, self.stub.count + self.stub.pool_size(self.draw) - self._reserve())
+        stub = self.stub
+        return max(0, stub.count + len(stub.burns) + sum(stub.used_by_round[: self.draw]) - self._reserve_cards)
 
-    def verify_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> tuple[int, int]:
-        what = "a discard" if seat is None else f"a discard by seat {seat}"
+    def verify_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> tuple[int, int, list[int]]:
+        """The seat index, the count, and which positions of its hand go (for a list of cards)."""
         if self.phase is not Phase.DRAWING:
-            raise IllegalStep(f"{what} now", f"no draw is under way (phase {self.phase})")
+            raise IllegalStep(f"{_discard_what(seat)} now", f"no draw is under way (phase {self.phase})")
         i = self._declarer_due()
         if i is None:
             raise IllegalStep(
-                f"{what} now",
+                f"{_discard_what(seat)} now",
                 "every seat has declared, or the replacements of the seat before are due first",
                 "draw_procedure",
             )
         if seat is not None and seat != self.seats[i]:
-            self._index(seat, what)
+            self._index(seat, _discard_what(seat))
             raise IllegalStep(
-                what,
+                _discard_what(seat),
                 f"draw out of order: seat {self.seats[i]} declares next (clockwise from the first seat left of "
                 "the button)",
                 "draw_procedure",
@@ -641,29 +667,50 @@ class Hand:
         hand = self.hands[i]
         count = cards if isinstance(cards, int) else len(cards)
         if not 0 <= count <= len(hand):
-            raise IllegalStep(what, f"a seat discards 0 to {len(hand)} cards, not {count}")
-        if not isinstance(cards, int):
-            unknown = hand.count(None)
-            seen: set[Card] = set()
-            for c in cards:
-                if c is None:
-                    continue
-                if c in seen:
-                    raise IllegalStep(what, f"card {c} is discarded twice")
-                seen.add(c)
-                if c not in hand:
-                    if not unknown or not self.stub.dealable(c):
-                        raise IllegalStep(what, f"card {c} is not in seat {self.seats[i]}'s hand")
-                    unknown -= 1
-        need = sum(self.owed) + count + (1 if self.burn_owed and count and not self.replaced_any else 0)
-        if count and need > self.supply():
-            raise IllegalStep(
-                what,
-                f"the stub and a reshuffle can give only {self.supply()} more cards this draw (burns and earlier "
-                "rounds' discards are reshuffled, this round's are not; 004)",
-                "last_card_dealable",
-            )
-        return i, count
+            raise IllegalStep(_discard_what(seat), f"a seat discards 0 to {len(hand)} cards, not {count}")
+        picks: list[int] = []
+        if count and not isinstance(cards, int):
+            picks = self._discard_positions(i, cards)
+        if count:
+            need = sum(self.owed) + count + (1 if self.burn_owed and not self.replaced_any else 0)
+            supply = self.supply()
+            if need > supply:
+                raise IllegalStep(
+                    _discard_what(seat),
+                    f"the stub and a reshuffle can give only {supply} more cards this draw (burns and earlier "
+                    "rounds' discards are reshuffled, this round's are not; 004)",
+                    "last_card_dealable",
+                )
+        return i, count, picks
+
+    def _discard_positions(self, i: int, cards: Sequence[Card | None]) -> list[int]:
+        """Positions in seat i's hand of the discarded cards; an unseen slot takes a face it never showed."""
+        hand = self.hands[i]
+        where = self.stub.where
+        picks: list[int] = []
+        size = len(hand)
+        for c in cards:
+            k = -1
+            if c is not None:
+                w = where[card_key(c)]
+                if w == i:
+                    for k in range(size):
+                        if hand[k] is c:
+                            break
+                    else:
+                        k = next(k for k in range(size) if hand[k] == c)
+                elif w in (UNSEEN, STUB) and self.stub.known is None:
+                    k = next((k for k in range(size) if hand[k] is None and k not in picks), -1)
+                if k < 0:
+                    raise IllegalStep(_discard_what(self.seats[i]), f"card {c} is not in seat {self.seats[i]}'s hand")
+            else:
+                k = next((k for k in range(size) if hand[k] is None and k not in picks), -1)
+                if k < 0:  # a face-down discard from a hand whose cards are known: the last card not yet taken
+                    k = max(k for k in range(size) if k not in picks)
+            if k in picks:
+                raise IllegalStep(_discard_what(self.seats[i]), f"card {c} is discarded twice")
+            picks.append(k)
+        return picks
 
     def can_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> bool:
         try:
@@ -677,14 +724,14 @@ class Hand:
 
         A count with a known deck (simulation) discards the last cards held.
         """
-        i, count = self.verify_discard(seat, cards)
+        i, count, picks = self.verify_discard(seat, cards)
         hand = self.hands[i]
-        out: list[Card | None] = []
+        out: list[Card | None]
         if isinstance(cards, int):
             out = [None] * count
             if self.stub.known is not None:
                 # A known deck: the cards are known, so a count means the last `count` cards held.
-                out = list(hand[len(hand) - count :])
+                out = hand[len(hand) - count :]
                 del hand[len(hand) - count :]
             elif count <= hand.count(None):
                 for _ in range(count):
@@ -693,20 +740,18 @@ class Hand:
                 # Which known cards went is unseen: the rest of the hand becomes unknown too.
                 for c in hand:
                     if c is not None:
-                        self.stub.where.pop(c, None)
+                        self.stub.place(c, UNSEEN)
                 hand[:] = [None] * (len(hand) - count)
         else:
-            for c in cards:
-                if c is not None and c in hand:
-                    hand.remove(c)
-                else:
-                    hand.remove(None)
-                out.append(c)
-        self.stub.discard(out, self.draw)
+            out = list(cards)
+            for k in sorted(picks, reverse=True):
+                del hand[k]
+        if count:
+            self.stub.discard(out, self.draw)
         self.owed[i] = count
         self._declare_pos += 1
-        step = Discarded(self.draw, self.seats[i], count, tuple(out))
-        self._record(step)
+        step = make_discarded(self.draw, self.seats[i], count, tuple(out))
+        self.history.append(step)
         self._finish_draw_if_done()
         return step
 
@@ -721,7 +766,7 @@ class Hand:
             raise IllegalStep("a burn now", "the burn comes before the first replacement", "burn_before_draw")
         if self.stub.count <= 0:
             raise IllegalStep("a burn now", "the stub is empty; reshuffle first (004)", "last_card_dealable")
-        self._check_card(card, f"burning {card}")
+        self._check_card(card, lambda: f"burning {card}")
 
     def can_burn(self, card: Card | None = None) -> bool:
         try:
@@ -735,7 +780,9 @@ class Hand:
         got = self.stub.take(card)
         self.stub.burn(got)
         self.burn_owed = False
-        return self._record(Burned(self.draw, got))  # type: ignore[return-value]
+        step = make_burned(self.draw, got)
+        self.history.append(step)
+        return step
 
     def verify_reshuffle(self) -> None:
         if self.phase is not Phase.DRAWING:
@@ -765,6 +812,15 @@ class Hand:
         return self._record(Reshuffled(self.draw, count, last))  # type: ignore[return-value]
 
     def verify_replace(self, seat: int | None = None, card: Card | None = None) -> int:
+        if self.phase is Phase.DRAWING and not self.burn_owed:  # the common case, checked fast
+            i = self._replacement_due()
+            if (
+                i is not None
+                and (seat is None or seat == self.seats[i])
+                and self.stub.count > self._reserve()
+                and (card is None or self.stub.dealable(card))
+            ):
+                return i
         what = "a replacement card" + ("" if seat is None else f" to seat {seat}")
         if self.phase is not Phase.DRAWING:
             raise IllegalStep(f"{what} now", f"no draw is under way (phase {self.phase})")
@@ -787,7 +843,7 @@ class Hand:
                               "burn_before_draw")
         if self.stub.count <= self._reserve():
             raise IllegalStep(what, "the stub cannot give this card; reshuffle first (004)", "last_card_dealable")
-        if card is not None and self.stub.where.get(card) == USED:
+        if card is not None and self.stub.locate(card) == USED:
             raise IllegalStep(what, f"card {card} was already used this hand; a discard never comes back in the "
                               "same draw round, and earlier ones only through a reshuffle (004)")
         self._check_card(card, what)
@@ -802,16 +858,36 @@ class Hand:
 
     def replace(self, seat: int | None = None, card: Card | None = None) -> Replaced:
         """Give the seat due one replacement card (None: face down, or the top card of a known stub)."""
-        i = self.verify_replace(seat, card)
-        got = self.stub.take(card)
+        # The common legal case is checked inline (the same conditions as verify_replace, which gives
+        # the reason when any fails): a seat owed a card, no burn due, the stub can give the card.
+        stub = self.stub
+        owed = self.owed
+        i = -1
+        if self.phase is Phase.DRAWING and not self.burn_owed and stub.count > self._reserve_cards and (
+            self._declare_pos >= len(self.draw_order) or self.rules.draw_procedure == "sequential"
+        ):
+            for j in self.draw_order:
+                if owed[j]:
+                    i = j
+                    break
+            if i >= 0 and seat is not None and seat != self.seats[i]:
+                i = -1
+            if i >= 0 and card is not None:
+                w = stub.where[card_key(card)]
+                if not (w == STUB or (w == UNSEEN and stub.known is None)):
+                    i = -1
+        if i < 0:
+            i = self.verify_replace(seat, card)
+        got = stub.take(card)
         if got is not None:
-            self.stub.where[got] = i
+            stub.where[card_key(got)] = i
         self.hands[i].append(got)
-        self.owed[i] -= 1
+        owed[i] -= 1
         self.replaced_any = True
-        step = Replaced(self.draw, self.seats[i], got)
-        self._record(step)
-        self._finish_draw_if_done()
+        step = make_replaced(self.draw, self.seats[i], got)
+        self.history.append(step)
+        if self._declare_pos >= len(self.draw_order) and not any(owed):
+            self._start_betting(self.draw)
         return step
 
     # -- showdown ----------------------------------------------------------------------------------
@@ -840,20 +916,23 @@ class Hand:
 
     def verify_show(self, seat: int | None, cards: Sequence[Card]) -> int:
         i = self._verify_shower(seat, "a show")
-        what = f"seat {self.seats[i]} showing"
         size = self.rules.hand_size
-        if len(cards) != size or len(set(cards)) != size:
-            raise IllegalStep(what, f"a {self.rules.game} hand is {size} different cards, not {len(cards)}")
+        keys = [card_key(c) for c in cards]
+        if len(keys) != size or len(set(keys)) != size:
+            raise IllegalStep(f"seat {self.seats[i]} showing",
+                              f"a {self.rules.game} hand is {size} different cards, not {len(cards)}")
+        where = self.stub.where
         hand = self.hands[i]
-        known = [c for c in hand if c is not None]
-        for c in known:
-            if c not in cards:
-                raise IllegalStep(what, f"card {c} was dealt to this seat and is not among the cards shown")
-        for c in cards:
-            if c not in known and not self.stub.dealable(c):
-                w = self.stub.where.get(c)
-                place = f"seat {self.seats[w]}'s hand" if w is not None and w >= 0 else "the muck or the stub"
-                raise IllegalStep(what, f"card {c} is in {place}; a card can be in one place only")
+        if sum(1 for k in keys if where[k] == i) != len(hand) - hand.count(None):
+            missing = next(c for c in hand if c is not None and card_key(c) not in keys)
+            raise IllegalStep(f"seat {self.seats[i]} showing",
+                              f"card {missing} was dealt to this seat and is not among the cards shown")
+        for k in keys:
+            w = where[k]
+            if not (w == i or w == STUB or (w == UNSEEN and self.stub.known is None)):
+                place = f"seat {self.seats[w]}'s hand" if w >= 0 else "the muck or the stub"
+                raise IllegalStep(f"seat {self.seats[i]} showing",
+                                  f"card {card_from_index(k)} is in {place}; a card can be in one place only")
         return i
 
     def can_show(self, seat: int | None, cards: Sequence[Card]) -> bool:
@@ -875,14 +954,14 @@ class Hand:
         shown = tuple(cards)
         for c in self.hands[i]:
             if c is not None:
-                self.stub.where.pop(c, None)
+                self.stub.place(c, UNSEEN)
         for c in shown:
-            self.stub.where[c] = i
+            self.stub.place(c, i)
         self.hands[i] = list(shown)
         self._shown[i] = shown
         del self._show_order[0]
-        step = Shown(self.seats[i], shown)
-        self._record(step)
+        step = make_shown(self.seats[i], shown)
+        self.history.append(step)
         self._after_show()
         return step
 
@@ -914,13 +993,10 @@ class Hand:
         self.live[i] = False
         cards = self.hands[i]
         self.hands[i] = []
-        for c in cards:
-            if c is not None:
-                self.stub.where.pop(c, None)
         self.stub.discard(cards, self.draw + 1)
         del self._show_order[0]
         step = Mucked(self.seats[i])
-        self._record(step)
+        self.history.append(step)
         self._after_show()
         return step
 

@@ -17,41 +17,56 @@ STUB = -1
 """`where` code of a known card that is in the stub."""
 USED = -2
 """`where` code of a known card that was burned, discarded or mucked."""
+UNSEEN = -3
+"""`where` code of a card never seen (only without a known deck)."""
+_SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
+
+
+def card_key(card: Card) -> int:
+    """`card.index` without Python-level property calls (the hot path of every deal)."""
+    return (int(card.rank) - 1) * 4 + _SUIT_ORDER[card.suit._value_]
 
 
 class Stub:
     """The cards not in any hand: the stub, burns, discards and mucked hands."""
 
-    __slots__ = ("_rng", "burns", "count", "known", "used", "where")
+    __slots__ = ("_rng", "burns", "count", "known", "used", "used_by_round", "where")
 
     def __init__(self, cards: Iterable[Card] | None, rng: random.Random | None) -> None:
         self.known: list[Card] | None = None if cards is None else list(cards)
         if self.known is not None:
             self.known.reverse()
         self.count = 52 if self.known is None else len(self.known)
-        # seat index (>= 0), STUB or USED for every known card; absent = unknown / never seen.
-        self.where: dict[Card, int] = {}
+        # Seat index (>= 0), STUB, USED or UNSEEN for each of the 52 cards, by `card_key`.
+        self.where: list[int] = [UNSEEN] * 52
         if self.known is not None:
-            self.where = dict.fromkeys(self.known, STUB)
+            for c in self.known:
+                self.where[card_key(c)] = STUB
         self.burns: list[Card | None] = []
         self.used: list[tuple[Card | None, int]] = []  # discards and mucked hands with their round tag
-        self._rng = rng or random.Random(0)
+        self.used_by_round: list[int] = [0] * 6
+        self._rng = rng
 
     def snapshot(self) -> tuple[object, ...]:
         return (
             None if self.known is None else tuple(self.known),
             self.count,
-            tuple(sorted((c.index, w) for c, w in self.where.items())),
+            tuple(self.where),
             tuple(self.burns),
             tuple(self.used),
         )
 
+    def locate(self, card: Card) -> int:
+        """Where a card is: a seat index, STUB, USED or UNSEEN."""
+        return self.where[card_key(card)]
+
+    def place(self, card: Card, where: int) -> None:
+        self.where[card_key(card)] = where
+
     def dealable(self, card: Card) -> bool:
         """A card may be dealt only from the stub: known to be there, or (no deck) never seen."""
-        w = self.where.get(card)
-        if self.known is not None:
-            return w == STUB
-        return w is None or w == STUB
+        w = self.where[card_key(card)]
+        return w == STUB or (w == UNSEEN and self.known is None)
 
     def take(self, card: Card | None) -> Card | None:
         """Take one card off the stub (the top one when `card` is None and the deck is known)."""
@@ -71,35 +86,41 @@ class Stub:
         return [*self.burns, *(c for c, tag in self.used if tag < draw)]
 
     def pool_size(self, draw: int) -> int:
-        return len(self.burns) + sum(1 for _, tag in self.used if tag < draw)
+        return len(self.burns) + sum(self.used_by_round[:draw])
 
     def reshuffle(self, draw: int) -> int:
         """Shuffle the pool (and what is left of the stub) into a new stub; returns the new count."""
         cards = self.pool(draw)
         self.burns = []
         self.used = [(c, tag) for c, tag in self.used if tag >= draw]
+        for tag in range(draw):
+            self.used_by_round[tag] = 0
         self.count += len(cards)
         for c in cards:
             if c is not None:
-                self.where[c] = STUB
+                self.where[card_key(c)] = STUB
         if self.known is not None:
             pile: list[Card] = [c for c in cards if c is not None]
             pile.extend(self.known)
+            if self._rng is None:
+                self._rng = random.Random(len(pile))
             self._rng.shuffle(pile)
             self.known = pile
         return self.count
 
     def discard(self, cards: Iterable[Card | None], tag: int) -> None:
         """Cards leaving play (a discard or a folded hand) in round `tag`."""
+        where = self.where
         for c in cards:
             self.used.append((c, tag))
+            self.used_by_round[tag] += 1
             if c is not None:
-                self.where[c] = USED
+                where[card_key(c)] = USED
 
     def burn(self, card: Card | None) -> None:
         self.burns.append(card)
         if card is not None:
-            self.where[card] = USED
+            self.where[card_key(card)] = USED
 
 
 def full_deck_shuffled(rng: random.Random) -> list[Card]:
