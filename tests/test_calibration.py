@@ -219,3 +219,22 @@ def test_draw_overlay_marks_the_zones() -> None:
     assert out.shape == image.shape and not np.array_equal(out, image)
     x, y = np.round(cal.to_image([p.seat(5).zone[0]])[0]).astype(int)
     assert tuple(out[y, x]) != tuple(image[y, x])
+
+
+def test_resolve_calibration(tmp_path: Path) -> None:
+    from dealer_assist.vision.calibration import resolve_calibration
+
+    p = TableProfile.load(oval_profile(9).save(tmp_path / "oval-9.toml"))
+    image = _render_markers(p)
+    auto = resolve_calibration(p, image=image)                   # no file: the markers in the frame
+    assert auto.method.startswith("aruco") and _max_error_cm(auto, p) < 1.0
+    with pytest.raises(CalibrationError, match="is missing; make one with"):
+        resolve_calibration(p)
+    with pytest.raises(CalibrationError, match="cannot calibrate itself: found 0"):
+        resolve_calibration(p, image=np.zeros((720, 1280, 3), np.uint8))
+    auto.save(default_camera_path(p))
+    assert resolve_calibration(p).method == auto.method          # the file beside the profile
+    other = tmp_path / "other.camera.toml"
+    calibrate_from_points([[0, 0], [100, 0], [100, 100], [0, 100]], [[0, 0], [10, 0], [10, 10], [0, 10]],
+                          (1280, 720), p.name).save(other)
+    assert resolve_calibration(p, other).method == "points"

@@ -308,3 +308,21 @@ def draw_overlay(image: npt.NDArray[np.uint8], profile: TableProfile,
     for marker in profile.markers:
         poly(marker.corners(), (255, 0, 255), 1)
     return out
+
+
+def resolve_calibration(profile: TableProfile, path: str | Path | None = None,
+                        image: npt.NDArray[np.uint8] | None = None) -> CameraCalibration:
+    """The calibration to use: the file given, else the one beside the profile, else ArUco on `image`."""
+    if path is not None:
+        return CameraCalibration.load(path, profile)
+    beside = default_camera_path(profile)
+    if beside.is_file():
+        return CameraCalibration.load(beside, profile)
+    if image is not None:
+        try:
+            return calibrate_from_aruco(image, profile)
+        except CalibrationError as exc:
+            raise CalibrationError(f"no camera calibration for {profile.name!r} ({beside} is missing) and the "
+                                   f"first frame cannot calibrate itself: {exc}") from None
+    raise CalibrationError(f"no camera calibration for {profile.name!r}: {beside} is missing; make one with "
+                           "`dealer-assist calibrate`")
