@@ -13,7 +13,6 @@ batch path gathers ids for whole numpy arrays and maps them to ranks. Id 0 marks
 
 from __future__ import annotations
 
-import array
 from collections.abc import Sequence
 from functools import cache
 from itertools import chain, combinations, permutations
@@ -126,9 +125,9 @@ def _table() -> npt.NDArray[np.uint16]:
 
 
 @cache
-def _lookup() -> tuple[array.array[int], tuple[HandValue, ...]]:
-    """The table as an array.array (fast single-item indexing, shares no numpy overhead) and each id's HandValue."""
-    return array.array("H", _table().tobytes()), _subsets()[0]
+def _lookup() -> tuple[memoryview, tuple[HandValue, ...]]:
+    """The table as a memoryview (plain-int item lookups without numpy's overhead, no copy) and each id's HandValue."""
+    return _table().data, _subsets()[0]
 
 
 # Per-position offsets of a card's suit in the flattened index, keyed by the suit's letter; the
