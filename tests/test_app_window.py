@@ -22,6 +22,7 @@ SCREENSHOTS = Path(__file__).resolve().parent / "_screenshots"
 def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("DEALER_ASSIST_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("DEALER_ASSIST_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
     return tmp_path
 
 
@@ -159,6 +160,13 @@ def test_screenshot_of_each_mode(qtbot, qapp, app_dirs: Path) -> None:
     _play_until(qtbot, window, lambda: False)
     qtbot.wait(50)
     assert window.grab().save(str(SCREENSHOTS / "mode_live_showdown.png"))
+    window.set_mode("review")  # the demo hand was recorded in the hand log as it was played
+    assert window.review.hands.count() == 1 and "complete" in window.review.hands.item(0).text()
+    texts = window.review.timeline_texts()
+    assert any("Award" in t for t in texts) and texts[-1].startswith("Ended complete")
+    assert window.review.verify()
+    qtbot.wait(50)
+    assert window.grab().save(str(SCREENSHOTS / "mode_review.png"))
     window.training.set_answer({})
     window.training.check()
     window.set_mode("training")

@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.app import theme
 from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
-from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
+from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
     MODES,
     PRESETS,
@@ -44,10 +45,13 @@ from dealer_assist.app.models.settings import (
 )
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.views.live import LiveView
-from dealer_assist.app.views.placeholder import ModeContainer, calibration_view, review_view
+from dealer_assist.app.views.placeholder import ModeContainer, calibration_view
+from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.audit.records import DealerAction
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
+from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
 
 
@@ -169,6 +173,8 @@ class MainWindow(QMainWindow):
         auto_bet: bool = True,
         seed: int = 1,
         step_ms: int = 250,
+        log_path: Path | None = None,
+        record: bool = True,
     ) -> None:
         super().__init__()
         self.settings_path = settings_path or default_settings_path()
@@ -225,7 +231,8 @@ class MainWindow(QMainWindow):
         self.table = TableModel("badacey" if self.settings.house_preset.startswith("badacey") else "badugi")
         self.flags = FlagListModel(self.settings.supervisor_pin)
         self.live = LiveView(self.table, self.flags, self.slot)
-        self.review: ModeContainer = review_view()
+        self.review_model = ReviewModel(log_path)
+        self.review = ReviewView(self.review_model)
         self.training = TrainingView(self.data_path, self.settings.trainee)
         self.calibration: ModeContainer = calibration_view()
         self.views: dict[str, QWidget] = {
@@ -234,6 +241,7 @@ class MainWindow(QMainWindow):
         for mode in MODES:
             self.stack.addWidget(self.views[mode])
         self.driver: DemoDriver | None = None
+        self.recorder: DemoRecorder | None = None
         self.demo_timer = QTimer(self)
         self.demo_timer.setInterval(step_ms)
         self.demo_timer.timeout.connect(self.demo_step)
@@ -243,7 +251,7 @@ class MainWindow(QMainWindow):
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
         if demo:
-            self.start_demo(auto_bet=auto_bet, seed=seed)
+            self.start_demo(auto_bet=auto_bet, seed=seed, record=record)
         self._refresh_summary()
         self.set_mode(self.settings.mode if self.settings.mode in MODES else "live")
         if notice:
@@ -264,15 +272,25 @@ class MainWindow(QMainWindow):
         self.settings = replace(self.settings, mode=mode)
         if mode == "live":
             self.live.pad.setFocus()
+        elif mode == "review":
+            self.review.search()
         self.statusBar().showMessage(f"{MODE_TITLES[mode]} mode")
 
     # --- content -----------------------------------------------------------------------------
-    def start_demo(self, auto_bet: bool = True, seed: int = 1, players: int = 6) -> DemoDriver:
+    def start_demo(self, auto_bet: bool = True, seed: int = 1, players: int = 6, record: bool = True) -> DemoDriver:
         """Play simulated hands into the live view: dealer steps on a timer, betting auto or from the pad."""
         rules = rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
         self.flags.clear()
         self.driver = DemoDriver(rules, self.table, self.flags, players=players, seed=seed, auto_bet=auto_bet)
         self.driver.award_ready.connect(self._on_award)
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+        if record:
+            try:
+                self.recorder = DemoRecorder(HandLog.open(self.review_model.path), self.driver)
+            except (DealerAssistError, OSError) as exc:
+                self.show_notice(f"Demo hands are not being recorded: {exc}")
         self.live.show_award(None)
         self.demo_timer.start()
         how = "betting plays itself" if auto_bet else "enter each betting action on the pad"

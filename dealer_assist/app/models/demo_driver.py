@@ -7,18 +7,36 @@ against the rules Hand: an illegal action is refused with the rule that forbids 
 
 from __future__ import annotations
 
+import contextlib
 import random
+import time
 from dataclasses import dataclass
 
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import SeatState, SeatStatus, TableModel
 from dealer_assist.audit.records import DealerAction, LegalAction, Prompt
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import HouseRules, HouseRulesError
 from dealer_assist.rules.simulate import choose_action, default_stacks, step_dealer_or_draw
-from dealer_assist.rules.steps import Awarded, Discarded, IllegalStep, Shown
+from dealer_assist.rules.steps import (
+    Awarded,
+    BetTo,
+    Burned,
+    Called,
+    Checked,
+    Dealt,
+    Discarded,
+    Folded,
+    IllegalStep,
+    RaisedTo,
+    Replaced,
+    Shown,
+)
+from dealer_assist.store.handlog import HandLog
+from dealer_assist.vision.events import CardBurned, CardDealt, CardReplaced, CardsDiscarded, CardsShown
 
 PLAYERS = ("Ana", "Ben", "Chen", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
@@ -68,6 +86,7 @@ class DemoDriver:
         self.award: Award | None = None
         self.award_ready = Signal()
         self.hand_started = Signal()
+        self.stepped = Signal()  # after every change to the hand (a step or an applied action)
         self.stacks: dict[int, int] = default_stacks(rules, players, self.rng, deep=True)
         self.button = self.rng.choice(sorted(self.stacks))
         self.hand = self._new_hand()
@@ -109,6 +128,7 @@ class DemoDriver:
         last = hand.history[-1] if hand.history else None
         if isinstance(last, Awarded):
             self.award = last.award
+        self.stepped.emit()
         self.sync()
         if self.award is not None:
             self.award_ready.emit(self.award)
@@ -142,6 +162,7 @@ class DemoDriver:
                 hand.raise_to(action.amount, action.seat)
         except IllegalStep as exc:
             return str(exc)
+        self.stepped.emit()
         self.sync()
         return None
 
@@ -209,3 +230,80 @@ class DemoDriver:
         """Push the hand's state into the table model (seats, pots, prompt)."""
         self.table.set_seats(self.seat_states(), game=self.rules.game, button=self.hand.button)
         self.table.set_prompt(self.prompt())
+
+
+class DemoRecorder:
+    """Records the demo's hands into the hand log as the referee would: the table events (cards dealt
+    face down, discards, replacements, shows), every betting action, the award, the hand's end.
+
+    Timestamps are seconds since the demo started, frames a 30 frames/s count, so Review reads as a
+    real table's log. The driver calls `record_new` after every step.
+    """
+
+    def __init__(self, log: HandLog, driver: DemoDriver, table: str = "demo (simulated)",
+                 dealer: str = "simulator") -> None:
+        self.log = log
+        self.driver = driver
+        self.session = log.open_session(table, dealer, house_rules=driver.rules.to_dict())
+        self.hand_id: int | None = None
+        self.seen = 0
+        self.started = time.monotonic()
+        driver.hand_started.connect(self.start_hand)
+        driver.stepped.connect(self.record_new)
+        self.start_hand()
+
+    def _when(self) -> tuple[float, int]:
+        t = time.monotonic() - self.started
+        return round(t, 3), int(t * 30)
+
+    def start_hand(self) -> None:
+        hand = self.driver.hand
+        if self.hand_id is not None and self.driver.award is None:
+            with contextlib.suppress(DealerAssistError):
+                self.log.end_hand(self.hand_id, "incomplete", reason="demo moved on before the award")
+        t, _ = self._when()
+        self.hand_id = self.log.start_hand(self.session, button=hand.button, stacks=dict(hand.stacks_by_seat()),
+                                           game=self.driver.rules.game, t=t)
+        self.seen = 0
+
+    def record_new(self) -> None:
+        if self.hand_id is None:
+            return
+        history = self.driver.hand.history
+        for step in history[self.seen:]:
+            self._record(step)
+        self.seen = len(history)
+
+    def _record(self, step: object) -> None:
+        assert self.hand_id is not None
+        t, frame = self._when()
+        hand_id = self.hand_id
+        if isinstance(step, Dealt):
+            self.log.record_event(hand_id, CardDealt(t, frame, step.seat, None))
+        elif isinstance(step, Burned):
+            self.log.record_event(hand_id, CardBurned(t, frame))
+        elif isinstance(step, Discarded):
+            self.log.record_event(hand_id, CardsDiscarded(t, frame, step.seat, step.count))
+        elif isinstance(step, Replaced):
+            self.log.record_event(hand_id, CardReplaced(t, frame, step.seat, None))
+        elif isinstance(step, Shown):
+            self.log.record_event(hand_id, CardsShown(t, frame, step.seat, tuple(step.cards)))
+        elif isinstance(step, Folded):
+            self.log.record_action(hand_id, DealerAction(step.seat, "fold", t=t), frame=frame)
+        elif isinstance(step, Checked):
+            self.log.record_action(hand_id, DealerAction(step.seat, "check", t=t), frame=frame)
+        elif isinstance(step, Called):
+            self.log.record_action(hand_id, DealerAction(step.seat, "call", step.amount, t=t), frame=frame)
+        elif isinstance(step, BetTo):
+            self.log.record_action(hand_id, DealerAction(step.seat, "bet", step.amount, t=t), frame=frame)
+        elif isinstance(step, RaisedTo):
+            self.log.record_action(hand_id, DealerAction(step.seat, "raise", step.amount, t=t), frame=frame)
+        elif isinstance(step, Awarded):
+            self.log.record_award(hand_id, step.award, t=t)
+            self.log.end_hand(hand_id, "complete", t=t)
+
+    def close(self) -> None:
+        if self.hand_id is not None and self.driver.award is None:
+            with contextlib.suppress(DealerAssistError):
+                self.log.end_hand(self.hand_id, "incomplete", reason="the app closed mid-hand")
+        self.log.close()

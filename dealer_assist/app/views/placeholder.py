@@ -1,4 +1,4 @@
-"""Review and calibration: containers that the hand log browser and the calibration wizard slot into."""
+"""Calibration: a container that the calibration wizard slots into."""
 
 from __future__ import annotations
 
@@ -34,17 +34,6 @@ class ModeContainer(QWidget):
         self.body.setParent(None)
         self.body.deleteLater()
         self.body = widget
-
-
-def review_view() -> ModeContainer:
-    return ModeContainer(
-        "Review",
-        [
-            "Browse the hand log: filter by table, date, dealer, seat or flag kind.",
-            "Open a hand to step through its events, each seat's state, flags, corrections and the award.",
-            "The hand log is not connected yet in this build.",
-        ],
-    )
 
 
 def calibration_view() -> ModeContainer:

@@ -1,0 +1,163 @@
+"""Review mode as pure logic: browse the hand log with filters, open a hand's story, verify, export.
+
+The log is opened read-only (the recorder may be writing it at the same time); a missing or foreign
+file gives a message, never an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.export import export_json
+from dealer_assist.store.handlog import HandLog
+from dealer_assist.store.paths import resolve_log_path
+from dealer_assist.store.records import (
+    HandStory,
+    HandSummary,
+    StoredAction,
+    StoredAward,
+    StoredCorrection,
+    StoredEvent,
+    StoredFlag,
+)
+from dealer_assist.store.render import action_sentence, correction_sentence, event_sentence, flag_sentence, render_story
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """The review filters; empty strings and None mean "any"."""
+
+    table: str = ""
+    date: str = ""
+    dealer: str = ""
+    seat: int | None = None
+    flag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineLine:
+    """One line of a hand's story, and what kind of record it comes from (for colour and stepping)."""
+
+    text: str
+    kind: str  # "header", "event", "action", "flag", "correction", "award", "end"
+
+
+class ReviewModel:
+    """Opens the log lazily on first use; `problem` holds why it could not be opened."""
+
+    def __init__(self, log_path: Path | None = None) -> None:
+        self.path = resolve_log_path(log_path)
+        self.problem: str | None = None
+        self._log: HandLog | None = None
+
+    def _open(self) -> HandLog | None:
+        if self._log is not None:
+            return self._log
+        if not self.path.exists():
+            self.problem = f"No hand log at {self.path} yet: hands appear here once a table records them."
+            return None
+        try:
+            self._log = HandLog.open_readonly(self.path)
+        except (DealerAssistError, OSError) as exc:
+            self.problem = f"Cannot open the hand log {self.path}: {exc}"
+            return None
+        self.problem = None
+        return self._log
+
+    def close(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def reload(self) -> None:
+        self.close()
+
+    def hands(self, filters: Filters = Filters(), limit: int | None = 500) -> list[HandSummary]:
+        log = self._open()
+        if log is None:
+            return []
+        try:
+            found = log.list_hands(table=filters.table or None, date=filters.date or None,
+                                   dealer=filters.dealer or None, seat=filters.seat, flag=filters.flag or None)
+        except (DealerAssistError, ValueError) as exc:
+            self.problem = f"Filter not understood: {exc}"
+            return []
+        return found[-limit:] if limit else found
+
+    def story(self, hand_id: int) -> HandStory | None:
+        log = self._open()
+        return None if log is None else log.story(hand_id)
+
+    def story_text(self, hand_id: int) -> str:
+        story = self.story(hand_id)
+        return self.problem or "" if story is None else render_story(story)
+
+    def timeline(self, hand_id: int) -> list[TimelineLine]:
+        """The hand record by record, each tagged with its kind, for the step-through list."""
+        story = self.story(hand_id)
+        if story is None:
+            return []
+        hand = story.hand
+        seats = ", ".join(f"seat {s} ({stack})" for s, stack in hand.seats.items())
+        out = [TimelineLine(f"Hand {hand.id}: {hand.table} #{hand.number}, {hand.game}, dealer {hand.dealer}; "
+                            f"button seat {hand.button}; stacks {seats}", "header")]
+        for record in story.records:
+            t = record.event.t if isinstance(record, StoredEvent) else getattr(record, "t", None)
+            when = f"{t:7.2f}s  " if isinstance(t, int | float) else " " * 10
+            if isinstance(record, StoredEvent):
+                out.append(TimelineLine(when + event_sentence(record.event), "event"))
+            elif isinstance(record, StoredAction):
+                out.append(TimelineLine(when + action_sentence(record), "action"))
+            elif isinstance(record, StoredFlag):
+                out.append(TimelineLine(when + flag_sentence(record), "flag"))
+            elif isinstance(record, StoredCorrection):
+                out.append(TimelineLine(when + correction_sentence(record), "correction"))
+            elif isinstance(record, StoredAward):
+                out.append(TimelineLine(when + "Award:", "award"))
+                out += [TimelineLine("    " + line, "award") for line in record.explanation]
+        end = story.end
+        if end is None:
+            out.append(TimelineLine("Not ended yet (still being recorded).", "end"))
+        else:
+            reason = f": {end.reason}" if end.reason else ""
+            out.append(TimelineLine(f"Ended {end.status}{reason}", "end"))
+        return out
+
+    def flags(self, hand_id: int) -> list[StoredFlag]:
+        story = self.story(hand_id)
+        return [] if story is None else [r for r in story.records if isinstance(r, StoredFlag)]
+
+    def award_lines(self, hand_id: int) -> tuple[str, ...]:
+        story = self.story(hand_id)
+        if story is None:
+            return ()
+        awards = [r for r in story.records if isinstance(r, StoredAward)]
+        return awards[-1].explanation if awards else ()
+
+    def verify(self) -> tuple[bool, str]:
+        """Check the log's hash chain; (ok, a sentence for the floor)."""
+        log = self._open()
+        if log is None:
+            return False, self.problem or "no hand log"
+        report = log.verify()
+        if report.ok:
+            return True, (f"Hand log intact: {report.records:,} records checked, {report.snapshots} key frames; "
+                          "no row edited, inserted or deleted.")
+        shown = "; ".join(str(p) for p in report.problems[:5])
+        more = f" (and {len(report.problems) - 5} more)" if len(report.problems) > 5 else ""
+        return False, f"Hand log TAMPERED or damaged: {len(report.problems)} problem(s): {shown}{more}"
+
+    def export_json(self, hand_id: int) -> str:
+        story = self.story(hand_id)
+        if story is None:
+            return ""
+        return "".join(export_json([story], single=True))
+
+
+def summary_line(hand: HandSummary) -> str:
+    status = hand.status or "in progress"
+    flags = f" · {hand.flags} flag{'s' if hand.flags != 1 else ''}" if hand.flags else ""
+    when = hand.started_at[:16].replace("T", " ")
+    return f"#{hand.id} · {hand.table} · hand {hand.number}\n{when} · {hand.game} · {hand.dealer} · {status}{flags}"
