@@ -136,9 +136,8 @@ _SUIT_OFFSET = tuple({s.value: (s.order - 4) * 52**k for s in Suit} for k in (3,
 _S3, _S2, _S1, _S0 = _SUIT_OFFSET
 
 
-def _best_id(cards: Sequence[Card]) -> int:
+def _best_id(cards: Sequence[Card], table: memoryview) -> int:
     """Subset id of the best Badugi in 4 or 5 cards; 0 if a card repeats."""
-    table, _ = _lookup()
     if len(cards) == 4:
         a, b, c, d = cards
         return table[
@@ -204,9 +203,10 @@ def evaluate_badugi(cards: Sequence[Card]) -> HandValue:
     """
     n = len(cards)
     if n == 4 or n == 5:
-        best = _best_id(cards)
+        table, values = _lookup()
+        best = _best_id(cards, table)
         if best:
-            return _lookup()[1][best]
+            return values[best]
         raise _repeated(cards)
     if 1 <= n <= 3:
         return _small_value(cards)
