@@ -133,3 +133,14 @@ def test_detections_errors() -> None:
         Detections.from_boxes([[0, 0, 1, 1]], [0.5], [99])
     assert len(CLASS_NAMES) == 54 and class_id_to_label(label_to_class_id("As")) == "As"
     assert label_to_class_id("BACK") == 52 and label_to_class_id("button") == 53
+
+
+def test_two_index_corners_of_one_card_place_it_by_its_middle() -> None:
+    profile = oval_profile(9)
+    cal = _camera(profile)
+    seat = profile.seat(5)
+    inner_edge = max(y for _, y in seat.zone)
+    corner_in = (seat.card_spot[0], inner_edge - 2.0)       # one corner inside the zone ...
+    corner_out = (seat.card_spot[0] + 3.0, inner_edge + 5.5)  # ... the other beyond it (and beyond the margin)
+    dets = _at(cal, [corner_in, corner_out], ["9h", "9h"], [0.7, 0.9])
+    assert TableMapper(profile, cal).update(dets, 0, 0).seat(5) == _v(0, "9h")

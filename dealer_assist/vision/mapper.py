@@ -1,8 +1,9 @@
 """TableMapper: one frame's detections, through the homography, into the table's zones.
 
 Each object is placed by its centre in table cm: in a seat's card zone, the muck, the stub, the pot,
-or nowhere (in flight, in a hand). A card's face is counted once per frame even when both of its
-index corners are found; the same face seen in two zones goes to the more confident one. The button
+or nowhere (in flight, in a hand). A card's face is counted once per frame: when both of its index
+corners are found, their middle (the card's) decides the zone; the same face seen in two distant
+places goes to the more confident sighting. The button
 goes to the nearest seat's button spot. The result is a `TableObservation`, what the Tracker smooths.
 """
 
@@ -15,7 +16,7 @@ import numpy.typing as npt
 
 from dealer_assist.cards import Card, card_from_index
 from dealer_assist.vision.calibration import CameraCalibration
-from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detections import BACK_ID, Detections
 from dealer_assist.vision.table_profile import Polygon, TableProfile, points_in_polygon
 
 
@@ -62,6 +63,7 @@ class MapperConfig:
     min_confidence: float = 0.5
     zone_margin_cm: float = 3.0
     button_reach_cm: float = 30.0
+    same_card_cm: float = 12.0      # detections of one face closer than this are one card (its two corners)
 
 
 def _distance_to_polygon(points: npt.NDArray[np.float64], poly: Polygon) -> npt.NDArray[np.float64]:
@@ -117,20 +119,17 @@ class TableMapper:
         codes = self.zone_of(centres)
         cls = dets.class_id
         conf = dets.confidence
-        # zone code -> backs count / face-up cards; index 0..n seats, n+1.. areas
-        backs: dict[int, int] = {}
-        best_face: dict[int, tuple[float, int]] = {}             # card index -> (confidence, zone code)
-        for i in range(len(dets)):
-            code, cid = int(codes[i]), int(cls[i])
-            if cid == BUTTON_ID:
-                continue
-            if cid == BACK_ID:
-                backs[code] = backs.get(code, 0) + 1
-            elif cid not in best_face or conf[i] > best_face[cid][0]:
-                best_face[cid] = (float(conf[i]), code)
-        faces: dict[int, set[Card]] = {}
-        for cid, (_, code) in best_face.items():
-            faces.setdefault(code, set()).add(card_from_index(cid))
+        backs: dict[int, int] = {}                               # zone code -> face-down cards
+        for i in np.flatnonzero(cls == BACK_ID):
+            backs[int(codes[i])] = backs.get(int(codes[i]), 0) + 1
+        faces: dict[int, set[Card]] = {}                         # zone code -> face-up cards
+        for cid in np.unique(cls[cls < BACK_ID]):
+            idx = np.flatnonzero(cls == cid)
+            code = int(codes[idx[int(np.argmax(conf[idx]))]])
+            if len(idx) > 1 and np.ptp(centres[idx], axis=0).max() <= self.config.same_card_cm:
+                # both index corners of one card: the card's middle decides its zone
+                code = int(self.zone_of(np.average(centres[idx], axis=0, weights=conf[idx]))[0])
+            faces.setdefault(code, set()).add(card_from_index(int(cid)))
 
         def view(code: int) -> ZoneView:
             return ZoneView(backs.get(code, 0), frozenset(faces.get(code, ())))
