@@ -14,7 +14,6 @@ import click
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
-from dealer_assist.store.phh import export_phh
 from dealer_assist.store.render import render_story
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -145,6 +144,8 @@ def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, o
         elif fmt == "csv":
             chunks = export_csv(stories())
         else:
+            from dealer_assist.store.phh import export_phh  # the rules engine: only for PHH
+
             chunks = export_phh(stories())
         if output is None:
             for chunk in chunks:

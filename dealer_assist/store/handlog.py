@@ -31,7 +31,6 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 import tomli_w
-from sqlite_utils import Database
 
 from dealer_assist.audit.records import DealerAction, Flag
 from dealer_assist.cards import parse_card
@@ -60,7 +59,7 @@ from dealer_assist.store.records import (
     HandSummary,
     RecordRef,
 )
-from dealer_assist.store.schema import CHAINED_TABLES, migrations
+from dealer_assist.store.schema import CHAINED_TABLES, pending_migrations
 from dealer_assist.store.verify import VerifyReport, verify_log
 from dealer_assist.vision.events import TableEvent
 
@@ -163,10 +162,10 @@ class HandLog:
         conn = connect(db_path, readonly=True)
         log = cls(db_path, conn, None, "process")
         try:
-            db = Database(conn, execute_plugins=False)
-            if not db["_sqlite_migrations"].exists():
+            pending = pending_migrations(conn)
+            if pending is None:
                 raise DealerAssistError(f"{db_path} is not a Dealer Assist hand log (no migrations table)")
-            if migrations.pending(db):
+            if pending:
                 raise DealerAssistError(f"{db_path} was written by an older version; open it for recording once to "
                                         "upgrade its schema")
             log._load_schema()
@@ -191,7 +190,9 @@ class HandLog:
             # commit per event stays cheap; `close` checkpoints what is left.
             self.conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrations.apply(Database(self.conn, execute_plugins=False))
+            from dealer_assist.store.migrations import apply_migrations  # sqlite-utils: only when recording
+
+            apply_migrations(self.conn)
         except sqlite3.DatabaseError as exc:
             raise DealerAssistError(f"cannot open {self.path} as a hand log: {exc}") from None
         self._load_schema()

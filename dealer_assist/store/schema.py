@@ -1,17 +1,16 @@
-"""The hand log's schema, as numbered sqlite-utils migrations (each runs in one transaction).
+"""What the hand log's schema promises to the rest of the store: record tables, guards, migrations.
 
-Migrations are frozen once released: change the schema by adding `m002_...`, never by editing
-`m001`. A migration may add nullable columns to a record table (old rows keep their hashes, see
-`chain.row_content`) but must never rewrite existing rows. The applied ones are listed in the
-`_sqlite_migrations` table that sqlite-utils keeps.
+The migrations themselves (the DDL) live in `store.migrations`, which needs sqlite-utils; this
+module does not, so read-only commands start quickly.
 """
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+import sqlite3
 
 MIGRATION_SET = "dealer_assist.hand_log"
+MIGRATION_NAMES: tuple[str, ...] = ("m001_initial_schema",)
+MIGRATIONS_TABLE = "_sqlite_migrations"
 
 # Every record table; all are append-only and hash-chained (`seq`, `prev`, `hash`).
 CHAINED_TABLES: tuple[str, ...] = (
@@ -19,72 +18,17 @@ CHAINED_TABLES: tuple[str, ...] = (
     "corrections", "snapshots",
 )
 
-# `seq` has no index of its own: ids and sequence numbers rise together in each table, so the last
-# row by id is the table's last in the chain, and one index fewer per row keeps a commit per event cheap.
-_CHAIN = "id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, prev TEXT NOT NULL, recorded_at TEXT NOT NULL"
-
-_V1_TABLES = {
-    "tables": "name TEXT NOT NULL, profile TEXT NOT NULL, house_rules TEXT NOT NULL",
-    "dealers": "name TEXT NOT NULL",
-    "sessions": """table_id INTEGER NOT NULL REFERENCES "tables"(id),
-        dealer_id INTEGER NOT NULL REFERENCES dealers(id), started_at TEXT NOT NULL""",
-    "hands": """table_id INTEGER NOT NULL REFERENCES "tables"(id), session_id INTEGER NOT NULL REFERENCES sessions(id),
-        dealer_id INTEGER NOT NULL REFERENCES dealers(id), number INTEGER NOT NULL, game TEXT NOT NULL,
-        button INTEGER NOT NULL, house_rules TEXT NOT NULL, seats TEXT NOT NULL, started_at TEXT NOT NULL, t REAL""",
-    "hand_ends": """hand_id INTEGER NOT NULL UNIQUE REFERENCES hands(id), status TEXT NOT NULL, reason TEXT,
-        ended_at TEXT NOT NULL, t REAL""",
-    "events": """hand_id INTEGER NOT NULL REFERENCES hands(id), kind TEXT NOT NULL, seat INTEGER, t REAL NOT NULL,
-        frame INTEGER NOT NULL, payload TEXT NOT NULL""",
-    "actions": """hand_id INTEGER NOT NULL REFERENCES hands(id), seat INTEGER NOT NULL, action TEXT NOT NULL,
-        amount INTEGER, t REAL NOT NULL, frame INTEGER, source TEXT NOT NULL, phase TEXT""",
-    "flags": """hand_id INTEGER NOT NULL REFERENCES hands(id), kind TEXT NOT NULL, severity TEXT NOT NULL, seat INTEGER,
-        rule TEXT NOT NULL, option TEXT, t REAL NOT NULL, frame INTEGER, message TEXT NOT NULL, snapshot TEXT""",
-    "awards": """hand_id INTEGER NOT NULL REFERENCES hands(id), t REAL, payload TEXT NOT NULL,
-        explanation TEXT NOT NULL""",
-    "corrections": """hand_id INTEGER NOT NULL REFERENCES hands(id), kind TEXT NOT NULL, target_table TEXT NOT NULL,
-        target_id INTEGER NOT NULL, data TEXT NOT NULL, reason TEXT NOT NULL, by TEXT NOT NULL, t REAL""",
-    "snapshots": """hand_id INTEGER NOT NULL REFERENCES hands(id), label TEXT NOT NULL, sha256 TEXT NOT NULL,
-        size INTEGER NOT NULL, t REAL, frame INTEGER""",
-}
-
-_V1_INDEXES = (
-    "hands(table_id, number)", "hands(started_at)", "hands(dealer_id)", "hands(session_id)",
-    "events(hand_id)", "actions(hand_id)", "flags(hand_id)", "flags(kind)", "awards(hand_id)",
-    "corrections(hand_id)", "snapshots(hand_id)", "snapshots(sha256)",
-)
-
-_APPEND_ONLY = "hand log rows are append-only; record a correction instead"
-
-_V1_VIEW = """
-CREATE VIEW hands_view AS
-SELECT h.id, h.number, t.name AS "table", d.name AS dealer, h.game, h.button, h.seats, h.started_at,
-       e.status, e.ended_at, e.reason AS end_reason,
-       (SELECT count(*) FROM flags f WHERE f.hand_id = h.id) AS flags
-FROM hands h
-JOIN "tables" t ON t.id = h.table_id
-JOIN dealers d ON d.id = h.dealer_id
-LEFT JOIN hand_ends e ON e.hand_id = h.id
-"""
-
-migrations = Migrations(MIGRATION_SET)
-
-
-@migrations()
-def m001_initial_schema(db: Database) -> None:
-    """Record tables, their indexes, append-only triggers and a browsing view."""
-    for name, columns in _V1_TABLES.items():
-        db.execute(f'CREATE TABLE "{name}" ({_CHAIN}, {columns}, hash TEXT NOT NULL) STRICT')
-        for verb in ("UPDATE", "DELETE"):
-            db.execute(
-                f'CREATE TRIGGER "{name}_no_{verb.lower()}" BEFORE {verb} ON "{name}" '
-                f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END"
-            )
-    for i, index in enumerate(_V1_INDEXES):
-        table, cols = index.split("(")
-        db.execute(f'CREATE INDEX "ix_{table}_{i}" ON "{table}"({cols}')
-    db.execute(_V1_VIEW)
-
 
 def guard_triggers() -> dict[str, tuple[str, str]]:
     """The append-only trigger names per chained table (`verify` reports a missing one)."""
     return {name: (f"{name}_no_update", f"{name}_no_delete") for name in CHAINED_TABLES}
+
+
+def pending_migrations(conn: sqlite3.Connection) -> list[str] | None:
+    """Migrations this version knows that the log lacks; None if it has no migrations table at all."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                        (MIGRATIONS_TABLE,)).fetchone():
+        return None
+    applied = {r[0] for r in conn.execute(
+        f"SELECT name FROM {MIGRATIONS_TABLE} WHERE migration_set = ?", (MIGRATION_SET,))}
+    return [name for name in MIGRATION_NAMES if name not in applied]
