@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.calibration import CameraCalibration
@@ -73,3 +74,35 @@ def test_pipeline_latency_through_the_chain() -> None:
     [(at, event)] = emitted
     assert event.kind == "dealt" and event.frame == landing
     assert (at - landing) / FPS <= 0.300
+
+
+def test_score_events() -> None:
+    from dealer_assist.cards import parse_card
+    from dealer_assist.vision.events import CardDealt, CardsShown, SeatFolded
+    from dealer_assist.vision.pipeline import score_events
+
+    truth = [CardDealt(1.0, 30, 1), CardDealt(1.4, 42, 2), SeatFolded(5.0, 150, 2),
+             CardsShown(9.0, 270, 1, (parse_card("Ah"), parse_card("2c")))]
+    found = [CardDealt(1.05, 31, 1), CardDealt(1.5, 45, 3), SeatFolded(5.1, 153, 2),
+             CardsShown(9.0, 270, 1, (parse_card("Ah"), parse_card("2c")))]
+    s = score_events(truth, found)
+    assert (s.matched, s.recall, s.precision) == (3, 0.75, 0.75)
+    assert [e.kind for e in s.missed] == ["dealt"] and s.extra[0].to_dict()["seat"] == 3
+    assert s.max_dt == pytest.approx(0.1)
+    assert score_events(truth, truth).recall == 1.0 and score_events([], []).precision == 1.0
+    assert score_events(truth, list(reversed(truth))).matched == 1          # order matters
+
+
+def test_scripted_hand_scores_perfectly() -> None:
+    from dealer_assist.vision.pipeline import score_events
+
+    profile = oval_profile(6)
+    cal = _camera(profile)
+    script = _hand(6)
+    pipe = Pipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
+    blank = np.zeros((8, 8, 3), np.uint8)
+    events = [e for _, batch in pipe.run(FramesSource([blank] * script.frame, FPS)) for e in batch]
+    again = Pipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
+    replay = [e for _, batch in again.run(FramesSource([blank] * script.frame, FPS)) for e in batch]
+    assert replay == events                                                  # deterministic
+    assert score_events(events, replay).recall == 1.0

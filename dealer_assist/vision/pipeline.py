@@ -270,3 +270,60 @@ def measure_landing_latency(fps: float = 30.0, config: TrackerConfig | None = No
             return float("inf")
         worst = max(worst, (emitted - landing) / fps)
     return worst
+
+
+@dataclass(frozen=True, slots=True)
+class EventScore:
+    """How a tracked event stream compares with the truth: matched in order, missed, extra, time error."""
+
+    truth: int
+    found: int
+    matched: int
+    max_dt: float
+    mean_dt: float
+    missed: tuple[TableEvent, ...]
+    extra: tuple[TableEvent, ...]
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.truth if self.truth else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.found if self.found else 1.0
+
+
+def _same_event(a: TableEvent, b: TableEvent, tolerance_s: float) -> bool:
+    if a.kind != b.kind or abs(a.t - b.t) > tolerance_s:
+        return False
+    da, db = a.to_dict(), b.to_dict()
+    if any(da.get(key) != db.get(key) for key in ("seat", "count")):
+        return False
+    # a face the truth names must be the face seen, when one was seen
+    return not any(da.get(key) and db.get(key) is not None and da[key] != db[key] for key in ("card", "cards"))
+
+
+def score_events(truth: Sequence[TableEvent], found: Sequence[TableEvent], tolerance_s: float = 1.0) -> EventScore:
+    """Match `found` against `truth` in order (longest common subsequence of same kind, seat, count and
+    face within `tolerance_s`): what a benchmark reports as events reproduced, in order."""
+    n, m = len(truth), len(found)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = (best[i + 1][j + 1] + 1 if _same_event(truth[i], found[j], tolerance_s)
+                          else max(best[i + 1][j], best[i][j + 1]))
+    i = j = 0
+    pairs: list[tuple[int, int]] = []
+    while i < n and j < m:
+        if _same_event(truth[i], found[j], tolerance_s) and best[i][j] == best[i + 1][j + 1] + 1:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i + 1][j] >= best[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    dts = [abs(truth[a].t - found[b].t) for a, b in pairs]
+    hit_t, hit_f = {a for a, _ in pairs}, {b for _, b in pairs}
+    return EventScore(n, m, len(pairs), max(dts, default=0.0), sum(dts) / len(dts) if dts else 0.0,
+                      tuple(e for k, e in enumerate(truth) if k not in hit_t),
+                      tuple(e for k, e in enumerate(found) if k not in hit_f))
