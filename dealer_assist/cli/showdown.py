@@ -72,7 +72,8 @@ def award_json(award: Award) -> dict[str, object]:
 def showdown(game: str, button: int, chip_unit: int, odd_chip_rule: str, seats: tuple[str, ...], as_json: bool) -> None:
     """Build main and side pots from each seat's total contribution and award them.
 
-    Seats are numbered clockwise; the odd chip goes clockwise starting left of the button.
+    Seats are numbered clockwise. Badacey halves every pot, the odd chip of halving to the A-5 half;
+    by default an odd chip among tied winners goes to the first of them left of the button.
     """
     contributions: dict[int, int] = {}
     hands: dict[int, tuple[Card, ...] | None] = {}
