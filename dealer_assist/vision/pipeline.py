@@ -300,7 +300,7 @@ def _same_event(a: TableEvent, b: TableEvent, tolerance_s: float) -> bool:
     if any(da.get(key) != db.get(key) for key in ("seat", "count")):
         return False
     # a face the truth names must be the face seen, when one was seen
-    return not any(da.get(key) and db.get(key) is not None and da[key] != db[key] for key in ("card", "cards"))
+    return not any(da.get(key) and db.get(key) and da[key] != db[key] for key in ("card", "cards"))
 
 
 def score_events(truth: Sequence[TableEvent], found: Sequence[TableEvent], tolerance_s: float = 1.0) -> EventScore:
