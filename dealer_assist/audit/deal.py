@@ -1,0 +1,178 @@
+"""The initial deal checked card by card: wrong seat, skipped seat, wrong count, following the real table.
+
+The expected sequence is the seats clockwise from the first left of the button, `hand_size` times.
+A card landing where it should is a match. A mismatch waits for the next card to say what it was:
+if the next card goes to the seat after the one that got it, the dealer skipped the seats between
+(`seat_skipped`); otherwise the card went to the wrong seat and the dealer carried on as intended
+(`card_to_wrong_seat`). Either way the checker then follows the dealer's real position, so one
+mistake raises one flag. When the deal ends (an action or a draw arrives) any seat still short or
+over that no earlier flag explains is a `wrong_card_count`. Every slot of the expected sequence is
+handed out once, with the card when it really landed there, so the rules Hand can be dealt in step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dealer_assist.audit.records import FlagKind
+from dealer_assist.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class DealNote:
+    """A finding about the deal: the flag kind, the seat, the words, and when (the card's event)."""
+
+    kind: FlagKind
+    seat: int
+    message: str
+    t: float
+    frame: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One place of the expected deal filled: the seat it was due to and the card if it landed there."""
+
+    seat: int
+    card: Card | None
+    landed: bool
+
+
+@dataclass(slots=True)
+class _Landing:
+    seat: int
+    card: Card | None
+    t: float
+    frame: int | None
+
+
+@dataclass(slots=True)
+class DealChecker:
+    """Follows the deal; `card()` and `finish()` return the slots filled and the notes raised."""
+
+    order: tuple[int, ...]
+    hand_size: int
+    expected: list[int] = field(init=False)
+    pos: int = 0
+    counts: dict[int, int] = field(init=False)
+    short_explained: dict[int, int] = field(init=False)
+    over_explained: dict[int, int] = field(init=False)
+    last_landing: dict[int, _Landing] = field(init=False)
+    pending: tuple[int, _Landing] | None = None
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        self.expected = [s for _ in range(self.hand_size) for s in self.order]
+        self.counts = dict.fromkeys(self.order, 0)
+        self.short_explained = dict.fromkeys(self.order, 0)
+        self.over_explained = dict.fromkeys(self.order, 0)
+        self.last_landing = {}
+
+    @property
+    def complete(self) -> bool:
+        """Every expected slot is filled and no mismatch waits."""
+        return self.pos >= len(self.expected) and self.pending is None
+
+    @property
+    def next_seat(self) -> int | None:
+        """The seat the next card should go to (None once every slot is filled)."""
+        if self.pending is not None:
+            return self.expected[self.pending[0] + 1] if self.pending[0] + 1 < len(self.expected) else None
+        return self.expected[self.pos] if self.pos < len(self.expected) else None
+
+    def card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
+        """A card landed at `seat`."""
+        slots: list[Slot] = []
+        notes: list[DealNote] = []
+        landing = _Landing(seat, card, t, frame)
+        if self.pending is not None:
+            self._resolve(seat, slots, notes)
+        self.counts[seat] = self.counts.get(seat, 0) + 1
+        self.last_landing[seat] = landing
+        if self.finished or self.pos >= len(self.expected):
+            if self.finished:
+                notes += self._count_notes(only=seat)
+            return slots, notes
+        if seat == self.expected[self.pos]:
+            slots.append(Slot(seat, card, True))
+            self.pos += 1
+        else:
+            self.pending = (self.pos, landing)
+        return slots, notes
+
+    def finish(self) -> tuple[list[Slot], list[DealNote]]:
+        """The deal is over (the table moved on): settle a waiting mismatch, fill the slots, check counts."""
+        slots: list[Slot] = []
+        notes: list[DealNote] = []
+        if self.finished:
+            return slots, notes
+        if self.pending is not None:
+            self._resolve(None, slots, notes)
+        while self.pos < len(self.expected):
+            slots.append(Slot(self.expected[self.pos], None, False))
+            self.pos += 1
+        self.finished = True
+        notes += self._count_notes()
+        return slots, notes
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _skip_target(self, p: int, seat: int) -> int | None:
+        """Where the dealer would be if they skipped ahead from slot `p` to `seat` within one lap."""
+        for q in range(p + 1, min(p + len(self.order), len(self.expected))):
+            if self.expected[q] == seat:
+                return q
+        return None
+
+    def _resolve(self, next_seat: int | None, slots: list[Slot], notes: list[DealNote]) -> None:
+        assert self.pending is not None
+        p, landing = self.pending
+        self.pending = None
+        e, s = self.expected[p], landing.seat
+        q = self._skip_target(p, s)
+        end = len(self.expected)
+        wrong_fits = next_seat is not None and p + 1 < end and self.expected[p + 1] == next_seat
+        skip_fits = q is not None and (
+            (next_seat is not None and q + 1 < end and self.expected[q + 1] == next_seat)
+            or (next_seat is None and q == end - 1 and p != end - 1))
+        if skip_fits and not wrong_fits:
+            assert q is not None
+            for k in range(p, q):
+                skipped = self.expected[k]
+                self.short_explained[skipped] += 1
+                slots.append(Slot(skipped, None, False))
+                notes.append(DealNote(FlagKind.SEAT_SKIPPED, skipped,
+                                      f"seat {skipped} was skipped: the card due to it went to seat {s}, and the "
+                                      f"deal carried on from seat {s}", landing.t, landing.frame))
+            slots.append(Slot(s, landing.card, True))
+            self.pos = q + 1
+            return
+        self.short_explained[e] += 1
+        if s in self.over_explained:
+            self.over_explained[s] += 1
+        slots.append(Slot(e, None, False))
+        where = f"seat {s}" if s in self.counts and s in self.order else f"seat {s} (not dealt in)"
+        notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s,
+                              f"a card due to seat {e} went to {where}", landing.t, landing.frame))
+        self.pos = p + 1
+
+    def _count_notes(self, only: int | None = None) -> list[DealNote]:
+        notes: list[DealNote] = []
+        for seat in self.order if only is None else (only,):
+            have = self.counts.get(seat, 0)
+            if seat not in self.short_explained:
+                continue
+            short = self.hand_size - have - self.short_explained[seat]
+            over = have - self.hand_size - self.over_explained[seat]
+            landing = self.last_landing.get(seat)
+            t = landing.t if landing else 0.0
+            frame = landing.frame if landing else None
+            if short > 0 and only is None:
+                self.short_explained[seat] += short
+                notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat,
+                                      f"seat {seat} got {have} cards in the deal, not {self.hand_size}", t, frame))
+            elif over > 0:
+                self.over_explained[seat] += over
+                notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat,
+                                      f"seat {seat} got {have} cards in the deal, not {self.hand_size}", t, frame))
+        return notes

@@ -1,0 +1,297 @@
+"""The Referee: one rules Hand per deal, fed by table events and dealer actions, raising flags and awards.
+
+    referee = Referee(TableConfig.make(rules, {1: 200, 2: 200, 3: 200}, button=3), sink)
+    referee.feed(CardDealt(t, frame, seat))          # vision events and DealerActions, in time order
+    referee.prompt                                   # who acts, legal amounts, next card, owed, reshuffle
+    referee.flags, referee.award                     # of the hand in progress
+    referee.correct_card(index, card, reason=..., by=...)   # floor corrections are new inputs
+
+A hand starts at its first dealt card (the button from the last ButtonMoved, else one seat on from
+the last hand's) and ends when the cards are gathered, a new deal begins after the award, or the
+floor voids it. Everything the referee does is a function of its inputs: `Referee.replay(table,
+referee.inputs)` gives the same records, prompts, flags and awards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from dealer_assist.audit.hand_run import HandRun
+from dealer_assist.audit.outputs import (
+    AwardMade,
+    Correction,
+    EndStatus,
+    HandEnded,
+    HandStart,
+    Output,
+    RefereeInput,
+)
+from dealer_assist.audit.prompt import build_prompt
+from dealer_assist.audit.records import DealerAction, Flag, Prompt, Severity
+from dealer_assist.audit.sink import NullSink, RefereeSink
+from dealer_assist.audit.table import TableConfig, next_button
+from dealer_assist.cards import Card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.awards import Award
+from dealer_assist.vision.events import (
+    ButtonMoved,
+    CardDealt,
+    CardExposed,
+    CardsDiscarded,
+    CardsGathered,
+    CardsShown,
+    TableEvent,
+)
+
+HandInput = TableEvent | DealerAction
+
+
+@dataclass
+class HandRecord:
+    """Everything about one hand the referee refereed: inputs, flags and awards as emitted, how it ended."""
+
+    start: HandStart
+    inputs: list[HandInput] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
+    awards: list[AwardMade] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    resolutions: dict[int, Correction] = field(default_factory=dict)
+    misreads: dict[int, Correction] = field(default_factory=dict)
+    end: HandEnded | None = None
+
+
+class Referee:
+    """See the module docstring. `feed` takes one input and returns what it raised."""
+
+    def __init__(self, table: TableConfig, sink: RefereeSink | None = None) -> None:
+        self.table = table
+        self.sink: RefereeSink = sink or NullSink()
+        self.inputs: list[RefereeInput] = []
+        self.hands: list[HandRecord] = []
+        self.run: HandRun | None = None
+        self._stacks = table.stacks_by_seat
+        self._button = table.button
+        self._button_moved: int | None = None
+        self._first = True
+        self._early: list[HandInput] = []
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    @property
+    def record(self) -> HandRecord | None:
+        """The hand in progress (None between hands)."""
+        return self.hands[-1] if self.hands and self.run is not None else None
+
+    @property
+    def prompt(self) -> Prompt:
+        return build_prompt(self.run, self.upcoming_button)
+
+    @property
+    def flags(self) -> list[Flag]:
+        """Flags of the hand in progress (or of the last hand, between hands)."""
+        return list(self.hands[-1].flags) if self.hands else []
+
+    @property
+    def award(self) -> Award | None:
+        """The award of the hand in progress (or the last hand), once made."""
+        if not self.hands or not self.hands[-1].awards:
+            return None
+        return self.hands[-1].awards[-1].award
+
+    @property
+    def upcoming_button(self) -> int:
+        """Where the button will be for the next hand."""
+        if self._button_moved is not None:
+            return self._button_moved
+        if self._first:
+            return self._button
+        return next_button(self._button, list(self._stacks))
+
+    @property
+    def vision_phase(self) -> str:
+        """The tracker's phase hint ("deal", "betting", "draw", "showdown")."""
+        return self.run.vision_phase if self.run is not None else "deal"
+
+    # -- feeding -----------------------------------------------------------------------------------
+
+    def feed(self, item: RefereeInput) -> list[Output]:
+        """One event, action or correction, in time order; returns the flags, awards and key moments it caused."""
+        self.inputs.append(item)
+        if isinstance(item, Correction):
+            return self._correct(item)
+        if isinstance(item, ButtonMoved):
+            self._button_moved = item.seat
+            if self.run is None:
+                self._early.append(item)
+                return []
+        if isinstance(item, CardsGathered):
+            if self.run is None:
+                return []
+            outs = self._record_and_feed(item, settle=True)
+            self._end_by_gather(item.t)
+            return outs
+        if self.run is not None and self.run.done and isinstance(item, CardDealt):
+            self._end("complete", None, item.t)
+        if self.run is None:
+            if not isinstance(item, CardDealt | CardExposed):
+                self._early.append(item)
+                return []
+            self._start(item.t, item.frame)
+        return self._record_and_feed(item)
+
+    def feed_all(self, items: Iterable[RefereeInput]) -> list[Output]:
+        out: list[Output] = []
+        for item in items:
+            out += self.feed(item)
+        return out
+
+    def close(self, t: float) -> None:
+        """The stream ended: a finished hand is complete, one cut short is incomplete."""
+        if self.run is None:
+            return
+        if self.run.done:
+            self._end("complete", None, t)
+        else:
+            self._end("incomplete", "the recording ended before the hand did", t)
+
+    @classmethod
+    def replay(cls, table: TableConfig, inputs: Iterable[RefereeInput], sink: RefereeSink | None = None,
+               *, close_at: float | None = None) -> Referee:
+        """A new referee fed the same inputs: the same records, prompts, flags and awards."""
+        referee = cls(table, sink)
+        referee.feed_all(inputs)
+        if close_at is not None:
+            referee.close(close_at)
+        return referee
+
+    # -- corrections (new records; nothing seen is overwritten) --------------------------------------
+
+    def correct_card(self, index: int, card: Card, *, reason: str, by: str, was: Card | None = None,
+                     t: float = 0.0) -> list[Output]:
+        """The hand's `index`-th input showed the wrong card: referee the hand again with `card`."""
+        return self.feed(Correction("misread_card", reason, by, target=index, card=card, was=was, t=t))
+
+    def void_hand(self, *, reason: str, by: str, status: EndStatus = "void", t: float = 0.0) -> list[Output]:
+        """The floor voids the hand (or declares a misdeal); it ends now."""
+        return self.feed(Correction("void_hand", reason, by, status=status, t=t))
+
+    def accept_flag(self, number: int, *, reason: str, by: str, t: float = 0.0) -> list[Output]:
+        return self.feed(Correction("accept_flag", reason, by, target=number, t=t))
+
+    def dismiss_flag(self, number: int, *, reason: str, by: str, t: float = 0.0) -> list[Output]:
+        return self.feed(Correction("dismiss_flag", reason, by, target=number, t=t))
+
+    def _correct(self, c: Correction) -> list[Output]:
+        record = self.record
+        if record is None or self.run is None:
+            self.inputs.pop()
+            raise DealerAssistError("no hand in progress to correct; correct an ended hand in the log")
+        if c.kind == "misread_card":
+            if c.target is None or not 0 <= c.target < len(record.inputs) or c.card is None:
+                self.inputs.pop()
+                raise DealerAssistError(f"hand {record.start.number} has no input {c.target} to correct")
+            record.misreads[c.target] = c
+        elif c.kind in ("accept_flag", "dismiss_flag"):
+            if c.target is None or not 0 <= c.target < len(record.flags):
+                self.inputs.pop()
+                raise DealerAssistError(f"hand {record.start.number} has no flag {c.target}")
+            record.resolutions[c.target] = c
+        record.corrections.append(c)
+        self.sink.corrected(record.start.number, c)
+        if c.kind == "void_hand":
+            self._end(c.status or "void", c.reason, c.t)
+            return []
+        if c.kind == "misread_card":
+            return self._rebuild(record)
+        return []
+
+    def _rebuild(self, record: HandRecord) -> list[Output]:
+        """Referee the hand again from its start with the corrected inputs; emit only what is new."""
+        run = HandRun(record.start)
+        for index, item in enumerate(record.inputs):
+            fix = record.misreads.get(index)
+            run.feed(item if fix is None else _with_card(item, fix))
+        out: list[Output] = []
+        for flag in run.flags:
+            if flag not in record.flags:
+                out.append(flag)
+        if run.award is not None and (not record.awards or record.awards[-1].award != run.award):
+            last = next((o for o in reversed(run.outputs) if isinstance(o, AwardMade)), None)
+            if last is not None:
+                out.append(last)
+        self.run = run
+        self._emit(record, out)
+        return out
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _start(self, t: float, frame: int | None) -> None:
+        button = self.upcoming_button
+        stacks = dict(self._stacks)
+        start = HandStart(len(self.hands) + 1, button, tuple(sorted(stacks.items())), self.table.rules, t, frame)
+        self.hands.append(HandRecord(start))
+        self.run = HandRun(start)
+        self._button, self._button_moved, self._first = button, None, False
+        self.sink.hand_started(start)
+        early, self._early = self._early, []
+        for item in early:
+            self._record_and_feed(item)
+
+    def _record_and_feed(self, item: HandInput, *, settle: bool = False) -> list[Output]:
+        run, record = self.run, self.hands[-1]
+        assert run is not None
+        index = len(record.inputs)
+        record.inputs.append(item)
+        self.sink.recorded(record.start.number, index, item, str(run.phase))
+        run.outputs.clear()
+        if settle:
+            run.settle(item.t, getattr(item, "frame", None))
+        elif not isinstance(item, ButtonMoved | CardsGathered):
+            run.feed(item)
+        out = list(run.outputs)
+        self._emit(record, out)
+        return out
+
+    def _emit(self, record: HandRecord, out: list[Output]) -> None:
+        for o in out:
+            number = None
+            if isinstance(o, Flag):
+                number = len(record.flags)
+                record.flags.append(o)
+            elif isinstance(o, AwardMade):
+                record.awards.append(o)
+            self.sink.output(record.start.number, o, number)
+
+    def _end_by_gather(self, t: float) -> None:
+        run = self.run
+        assert run is not None
+        if run.done:
+            self._end("complete", None, t)
+        elif any(f.severity is Severity.MISDEAL for f in run.flags):
+            self._end("misdeal", "the cards were gathered after a misdeal flag", t)
+        else:
+            self._end("void", "the cards were gathered before the hand was finished", t)
+
+    def _end(self, status: EndStatus, reason: str | None, t: float) -> None:
+        run, record = self.run, self.hands[-1]
+        assert run is not None
+        record.end = HandEnded(record.start.number, status, reason, t)
+        stacks = run.hand.stacks_by_seat() if status == "complete" else record.start.stacks_by_seat
+        kept = {s: c for s, c in stacks.items() if c > 0}
+        if len(kept) >= 2:
+            self._stacks = kept
+        self.run = None
+        self.sink.hand_ended(record.end)
+
+
+def _with_card(item: HandInput, fix: Correction) -> HandInput:
+    """`item` with the card the floor says it really was."""
+    if isinstance(item, CardsShown | CardsDiscarded):
+        if fix.was is None or fix.was not in item.cards or fix.card is None:
+            raise DealerAssistError("a misread card in a shown or discarded hand needs `was`: the card it was read as")
+        cards = tuple(fix.card if c == fix.was else c for c in item.cards)
+        return replace(item, cards=cards)
+    if hasattr(item, "card"):
+        return replace(item, card=fix.card)  # type: ignore[type-var]
+    raise DealerAssistError(f"input {fix.target} ({type(item).__name__}) has no card to correct")

@@ -1,0 +1,49 @@
+"""A table's configuration for the referee, and what carries from one hand to the next (button, stacks)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.house_rules import HouseRules
+
+DEFAULT_BUY_IN_BIG_BETS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """House rules, the seats in play with their chips, and the button of the first hand."""
+
+    rules: HouseRules
+    stacks: tuple[tuple[int, int], ...]
+    button: int
+
+    def __post_init__(self) -> None:
+        seats = [s for s, _ in self.stacks]
+        if len(seats) < 2:
+            raise DealerAssistError("a table needs at least 2 seats in play")
+        if len(set(seats)) != len(seats) or any(chips <= 0 for _, chips in self.stacks):
+            raise DealerAssistError(f"bad stacks {dict(self.stacks)}: each seat once, with chips")
+
+    @classmethod
+    def make(cls, rules: HouseRules, seats: int | Mapping[int, int], button: int | None = None,
+             buy_in: int | None = None) -> TableConfig:
+        """`seats`: a seat count (seats 1..N, each with `buy_in` chips) or a seat -> chips map."""
+        if isinstance(seats, int):
+            chips = buy_in or DEFAULT_BUY_IN_BIG_BETS * max(rules.big_bet, rules.big_blind)
+            stacks = dict.fromkeys(range(1, seats + 1), chips)
+        else:
+            stacks = dict(seats)
+        order = sorted(stacks)
+        return cls(rules, tuple(sorted(stacks.items())), order[0] if button is None else button)
+
+    @property
+    def stacks_by_seat(self) -> dict[int, int]:
+        return dict(self.stacks)
+
+
+def next_button(button: int, seats: list[int]) -> int:
+    """The first seat in play clockwise after `button` (seat numbers rise clockwise)."""
+    order = sorted(seats)
+    return next((s for s in order if s > button), order[0])
