@@ -33,7 +33,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -189,13 +189,13 @@ class FaceDesign:
     """The 52 faces of one design (BGRA, ART_WIDTH wide) and its index-corner boxes."""
 
     name: str
-    faces: dict[Card, Image]
+    faces: Mapping[Card, Image]
     index_boxes: tuple[Box, ...]
 
     @property
     def aspect(self) -> float:
         """Height over width."""
-        img = next(iter(self.faces.values()))
+        img = self.faces[FULL_DECK[0]]
         return float(img.shape[0] / img.shape[1])
 
 
@@ -216,7 +216,32 @@ def cache_dir() -> Path:
     return base / "card-art"
 
 
-@functools.lru_cache(maxsize=8)
+class _LazyFaces(Mapping[Card, Image]):
+    """The 52 face images of a cached deck, each read from its PNG the first time it is used."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._loaded: dict[Card, Image] = {}
+
+    def __getitem__(self, card: Card) -> Image:
+        img = self._loaded.get(card)
+        if img is None:
+            if card not in _DECK_SET:
+                raise KeyError(card)
+            img = self._loaded[card] = _read_png(self._folder / f"{card}.png")
+        return img
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(FULL_DECK)
+
+    def __len__(self) -> int:
+        return len(FULL_DECK)
+
+
+_DECK_SET = frozenset(FULL_DECK)
+
+
+@functools.lru_cache(maxsize=64)
 def load_face_design(name: str) -> FaceDesign:
     """The faces of a design (rasterising a Debian deck into the cache on first use)."""
     if name.startswith("proc-"):
@@ -228,13 +253,13 @@ def load_face_design(name: str) -> FaceDesign:
     if deck is None:
         raise CardArtError(f"unknown face design {name!r}; known: {', '.join(FACE_DESIGNS)}")
     folder = ensure_rasterised(deck)
-    faces = {card: _read_png(folder / f"{card}.png") for card in FULL_DECK}
+    faces = _LazyFaces(folder)
     meta = json.loads((folder / "meta.json").read_text())
     boxes = tuple(Box(*b) for b in meta["index_boxes"])
     return FaceDesign(name, faces, boxes)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def load_back_design(name: str) -> BackDesign:
     """The back of a design ("back:<deck>" or "back:proc-...")."""
     base = name.removeprefix("back:")
@@ -296,7 +321,7 @@ def ensure_rasterised(deck: SvgDeck) -> Path:
         hi = tmp / "hi.png"
         _rsvg(exe, ["-w", str(round(_SHEET_LO * scale)), "-a", str(svg), "-o", str(hi)])
         sheet = _read_png(hi)
-        folder_tmp = folder.with_name(folder.name + ".partial")
+        folder_tmp = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
         shutil.rmtree(folder_tmp, ignore_errors=True)
         folder_tmp.mkdir(parents=True)
         for key, (x, y, w, h) in boxes.items():
@@ -314,8 +339,12 @@ def ensure_rasterised(deck: SvgDeck) -> Path:
         "index_boxes": [[round(v, 4) for v in (b.x0, b.y0, b.x1, b.y1)] for b in find_index_boxes(faces)],
     }
     (folder_tmp / "meta.json").write_text(json.dumps(meta, indent=1))
-    shutil.rmtree(folder, ignore_errors=True)
-    folder_tmp.rename(folder)
+    try:
+        folder_tmp.rename(folder)
+    except OSError:  # another process finished the same deck first
+        shutil.rmtree(folder_tmp, ignore_errors=True)
+        if not (folder / "meta.json").is_file():
+            raise
     return folder
 
 

@@ -150,15 +150,16 @@ class Placement:
     gt: bool = True
 
 
+FELT_LOOKS = 8  # mottle texture, printed line and logo combinations (cached per table)
+FELT_LOGOS: tuple[str, ...] = ("", "BADUGI", "", "DEALER ASSIST", "", "POKER ROOM", "", "")
+
+
 @dataclass(frozen=True)
 class Felt:
     colour: tuple[int, int, int]
     rail: tuple[int, int, int]
     floor: tuple[int, int, int]
-    grain: float
-    mottle: float
-    line: bool
-    logo: str
+    look: int
     markers: bool
     seed: int
 
@@ -180,9 +181,7 @@ def random_felt(rng: np.random.Generator) -> Felt:
         colour=(int(base[0]), int(base[1]), int(base[2])),
         rail=RAIL_COLOURS[int(rng.integers(len(RAIL_COLOURS)))],
         floor=FLOOR_COLOURS[int(rng.integers(len(FLOOR_COLOURS)))],
-        grain=float(rng.uniform(2, 9)), mottle=float(rng.uniform(0.02, 0.1)),
-        line=bool(rng.random() < 0.6), logo=str(rng.choice(["", "", "BADUGI", "DEALER ASSIST", "POKER ROOM"])),
-        markers=bool(rng.random() < 0.4), seed=int(rng.integers(2**31)),
+        look=int(rng.integers(FELT_LOOKS)), markers=bool(rng.random() < 0.4), seed=int(rng.integers(2**31)),
     )
 
 
@@ -327,7 +326,7 @@ def _hand_sprite(style: int, length_cm: int) -> tuple[Image, float]:
 # --------------------------------------------------------------------------------------------
 # Table layers (cached per table): outline, felt, rail crown, printed line / logo, ArUco markers
 
-_LAYER_PPC = 4.0
+_LAYER_PPC = 3.0
 _LAYER_MARGIN = 20.0
 
 
@@ -357,13 +356,14 @@ MOTTLE = (0.03, 0.05, 0.07, 0.09)
 DECO_GAIN = 0.3
 
 
-@functools.lru_cache(maxsize=40)
-def _table_layers(profile: TableProfile, line: bool, logo: str, texture: int) -> tuple[Image, Mat]:
+@functools.lru_cache(maxsize=64)
+def _table_layers(profile: TableProfile, look: int) -> tuple[Image, Mat]:
     """Layers on the table plane, uint8: table, table*crown, felt, felt*(v/2 + 1/2) where v holds the
     felt's mottle and its printed line / logo as a lightness change of at most `V_RANGE`."""
     to_canvas, cw, ch = _layer_frame(profile)
     tm, crown, felt, dist = _table_base(profile)
-    rng = np.random.default_rng(texture)
+    texture, line, logo = look % len(MOTTLE), bool(look & 1), FELT_LOGOS[look % len(FELT_LOGOS)]
+    rng = np.random.default_rng(look)
     tex = cv2.resize(rng.normal(0, 1, (8, 14)).astype(np.float32), (cw, ch), interpolation=cv2.INTER_CUBIC)
     v = np.clip(tex, -1.5, 1.5) * MOTTLE[texture % len(MOTTLE)]
     if line:
@@ -455,7 +455,7 @@ class TableRenderer:
         """
         cam, felt = self.camera, self.felt
         w, h = self.size
-        layers, to_canvas = _table_layers(self.profile, felt.line, felt.logo, felt.seed % 4)
+        layers, to_canvas = _table_layers(self.profile, felt.look)
         hmat = cam.homography @ np.linalg.inv(to_canvas)
         warped = cv2.warpPerspective(layers, hmat, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                      borderValue=(0, 0, 0, 0))
