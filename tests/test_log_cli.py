@@ -76,7 +76,8 @@ def test_list_and_filters(path: Path) -> None:
     assert out.exit_code == 0
     lines = out.output.splitlines()
     assert len(lines) == 3 and "T1  #1  dealer alice  seats 1,2,3  complete  flags 1" in lines[0]
-    assert "in progress" in lines[2]
+    assert "not ended (recorder stopped)" in lines[2]
+    assert "the recorder stopped before ending it" in run("log", "show", "3", "--log", str(path)).output
 
     def ids(*args: str) -> list[int]:
         result = run("log", "list", "--log", str(path), "--json", *args)

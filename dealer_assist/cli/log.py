@@ -15,6 +15,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
 from dealer_assist.store.render import render_story
+from dealer_assist.store.verify import writer_active
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,13 +93,14 @@ def list_(log_path: Path | None, table: str | None, date: str | None, dealer: st
     limit_n = _number("--limit", limit)
     with _open(log_path) as hand_log:
         hands = hand_log.list_hands(table=table, date=date, dealer=dealer, seat=seat_n, flag=flag, limit=limit_n)
+        unended = "in progress" if writer_active(hand_log.path) else "not ended (recorder stopped)"
     for h in hands:
         if as_json:
             click.echo(json.dumps(asdict(h)))
             continue
         seats = ",".join(str(s) for s in h.seats)
         click.echo(f"{h.id:>8}  {h.started_at[:19].replace('T', ' ')}  {h.table}  #{h.number}  "
-                   f"dealer {h.dealer}  seats {seats}  {h.status or 'in progress'}  flags {h.flags}")
+                   f"dealer {h.dealer}  seats {seats}  {h.status or unended}  flags {h.flags}")
     if not hands and not as_json:
         click.echo("no hands match", err=True)
 
@@ -117,7 +119,8 @@ def _number(option: str, text: str | None) -> int | None:
 def show(log_path: Path | None, hand: str) -> None:
     """Tell HAND's whole story: every card dealt, action, flag, correction, and the award and why."""
     with _open(log_path) as hand_log:
-        click.echo(render_story(hand_log.story(_hand_id(hand))))
+        story = hand_log.story(_hand_id(hand))
+        click.echo(render_story(story, recorder_active=writer_active(hand_log.path)))
 
 
 @log.command()

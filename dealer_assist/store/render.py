@@ -129,7 +129,14 @@ def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str
     return [repr(record)]
 
 
-def render_story(story: HandStory) -> str:
+NOT_ENDED = {
+    True: "Not ended yet: still being recorded.",
+    False: "Not ended: the recorder stopped before ending it (a crash?); it is marked incomplete the next time "
+           "the log is opened for recording.",
+}
+
+
+def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     """The whole hand as text: header, then every record in the order it was written."""
     hand = story.hand
     seats = ", ".join(f"seat {s} ({stack})" for s, stack in hand.seats.items())
@@ -152,7 +159,7 @@ def render_story(story: HandStory) -> str:
         lines += _record_lines(rec, notes)
     lines.append("")
     if story.end is None:
-        lines.append("Not ended yet (still being recorded).")
+        lines.append(NOT_ENDED[recorder_active])
     elif story.end.status == "incomplete":
         lines.append(f"INCOMPLETE: {story.end.reason} (marked {story.end.ended_at})")
     else:
