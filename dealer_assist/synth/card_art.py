@@ -247,8 +247,8 @@ def load_face_design(name: str) -> FaceDesign:
     if name.startswith("proc-"):
         from dealer_assist.synth import procedural
 
-        faces = {card: procedural.draw_face(name, card) for card in FULL_DECK}
-        return FaceDesign(name, faces, procedural.index_boxes(name))
+        drawn = {card: procedural.draw_face(name, card) for card in FULL_DECK}
+        return FaceDesign(name, drawn, procedural.index_boxes(name))
     deck = _SVG_BY_NAME.get(name)
     if deck is None:
         raise CardArtError(f"unknown face design {name!r}; known: {', '.join(FACE_DESIGNS)}")
