@@ -343,3 +343,13 @@ def test_very_noisy_detections_keep_99_percent_of_events() -> None:
                 missing, extra = missing + a2 - a1, extra + b2 - b1
     total = 30 * len(clean)
     assert missing <= 0.01 * total and extra <= 0.01 * total
+
+
+def test_button_moving_with_seats_clear_ends_the_hand() -> None:
+    t = ScriptedTable(6, FPS).button(1).hold(1.0)
+    deal_round(t, [2, 3], 4).hold(1.0)
+    t.discard(2, 1).hold(1.0).deal(2).hold(1.0).fold(3).hold(3.0)
+    t.set(2, 0).hold(1.5).button(2).hold(1.5)       # the muck is never seen empty (a pile left there)
+    t.deal(3).hold(1.0)                             # the next hand's first card is a deal, not a replacement
+    events = summary(run(t))
+    assert events[-4:] == [("folded", 3), ("gathered", None), ("button_moved", 2), ("dealt", 3)]

@@ -22,7 +22,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards): `CardsShown`.
 - a face-up card on the stub: `CardExposed` with seat None.
-- the button settling at a new seat: `ButtonMoved`; every seat and the muck clear: `CardsGathered`.
+- the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
+  clear and the button moved on): `CardsGathered`, which starts a new hand.
 Timing assumption: replacements land at least `leave_s` after the discards leave the seat's zone
 (`empty_s` when a seat discards every card); a dealer does take that long to pick discards up.
 """
@@ -355,15 +356,19 @@ class Tracker:
             start = commit.start
             events += [CardExposed(start.t, start.frame, None, card)
                        for card in _sorted(commit.new.face_up - commit.old.face_up)]
-        if button_move is not None:
-            events.append(ButtonMoved(button_move.t, button_move.frame, self._button.stable or 0))
-        if self._hand.active and self._muck.stable.count == 0 and all(s.stable.count == 0 for s in self._seats):
+        seats_clear = all(s.stable.count == 0 for s in self._seats)
+        if self._hand.active and seats_clear and (self._muck.stable.count == 0 or button_move is not None):
+            # the hand is over: every seat and the muck cleared, or the button moved on with the seats clear
             for seat in list(self._hand.pending):
                 events += self._resolve_fold(seat)
             stamps = [c.start for _, c in commits] + [c.start for c in muck_commits]
             last = max(stamps, key=lambda e: e.frame) if stamps else Entry(t, frame, EMPTY)
+            if button_move is not None and button_move.frame < last.frame:
+                last = button_move
             events.append(CardsGathered(last.t, last.frame))
             self._hand = _Hand()
+        if button_move is not None:
+            events.append(ButtonMoved(button_move.t, button_move.frame, self._button.stable or 0))
         events.sort(key=lambda e: e.frame)
         self.events_emitted += len(events)
         return events
