@@ -44,8 +44,8 @@ from dealer_assist.app.models.settings import (
     save_settings,
 )
 from dealer_assist.app.models.table import TableModel
+from dealer_assist.app.views.calibration import CalibrationView
 from dealer_assist.app.views.live import LiveView
-from dealer_assist.app.views.placeholder import ModeContainer, calibration_view
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.audit.records import DealerAction
@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
         self.review_model = ReviewModel(log_path)
         self.review = ReviewView(self.review_model)
         self.training = TrainingView(self.data_path, self.settings.trainee)
-        self.calibration: ModeContainer = calibration_view()
+        self.calibration = CalibrationView(self.slot, self.settings.table_profile, on_saved=self._calibration_saved)
         self.views: dict[str, QWidget] = {
             "live": self.live, "review": self.review, "training": self.training, "calibration": self.calibration,
         }
@@ -274,6 +274,8 @@ class MainWindow(QMainWindow):
             self.live.pad.setFocus()
         elif mode == "review":
             self.review.search()
+        elif mode == "calibration" and self.calibration.wizard.frame is None:
+            self.calibration.grab_frame()
         self.statusBar().showMessage(f"{MODE_TITLES[mode]} mode")
 
     # --- content -----------------------------------------------------------------------------
@@ -371,6 +373,10 @@ class MainWindow(QMainWindow):
             self.capture.stop()
             self.capture.join(timeout=2)
             self.capture = None
+
+    def _calibration_saved(self, profile: str, path: Path) -> None:
+        self.apply_settings(replace(self.settings, table_profile=profile))
+        self.statusBar().showMessage(f"Calibration for {profile} saved to {path}")
 
     # --- settings ----------------------------------------------------------------------------
     def _refresh_summary(self) -> None:

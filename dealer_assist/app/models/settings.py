@@ -56,7 +56,7 @@ def default_settings_path() -> Path:
 class Settings:
     """What the app remembers between runs."""
 
-    table_profile: str = "default-6max"
+    table_profile: str = "oval-6"
     source_kind: str = "simulated"
     source: str = ""
     house_preset: str = "badugi-limit"
