@@ -95,6 +95,20 @@ def test_vanished_camera_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) ->
     assert "camera or stream vanished" in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_camera_capture_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: dict[int, float] = {}
+
+    class Sized(FakeCapture):
+        def set(self, prop: int, value: float) -> bool:
+            asked[prop] = value
+            return True
+
+    monkeypatch.setattr(sources.cv2, "VideoCapture", Sized)
+    src = open_source("1@1920x1080")
+    assert src.name == "camera 1"
+    assert asked == {cv2.CAP_PROP_FRAME_WIDTH: 1920.0, cv2.CAP_PROP_FRAME_HEIGHT: 1080.0}
+
+
 def test_camera_that_never_opens(monkeypatch: pytest.MonkeyPatch) -> None:
     class Closed(FakeCapture):
         def isOpened(self) -> bool:

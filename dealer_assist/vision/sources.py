@@ -8,6 +8,7 @@ the consumer always gets the newest frame and stale ones are dropped, never queu
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -35,14 +36,20 @@ def registered_schemes() -> list[str]:
     return sorted(_FACTORIES)
 
 
+_CAMERA_RE = re.compile(r"^(\d+)(?:@(\d+)x(\d+))?$")
+
+
 def open_source(spec: str) -> FrameSource:
-    """A frame source from "0" (camera index), "rtsp://..." (stream), "file.mp4" (video) or "scheme:..."."""
+    """A frame source from "0" or "0@1920x1080" (camera index, optional capture size), "rtsp://..."
+    (stream), "file.mp4" (video) or "scheme:..." (a registered source, e.g. the simulated table)."""
     text = spec.strip()
     if not text:
-        raise SourceError("empty source; accepted: a camera index (0), a stream URL (rtsp://...), a video file, "
-                          "or sim:...")
-    if text.isdigit():
-        return CaptureSource(int(text))
+        raise SourceError("empty source; accepted: a camera index (0, 0@1920x1080), a stream URL (rtsp://...), "
+                          "a video file, or sim:...")
+    camera = _CAMERA_RE.match(text)
+    if camera:
+        index, w, h = camera.groups()
+        return CaptureSource(int(index), size=(int(w), int(h)) if w else None)
     lower = text.lower()
     if lower.startswith(STREAM_SCHEMES):
         return CaptureSource(text)
@@ -62,7 +69,8 @@ class CaptureSource:
     frame that fails to decode is skipped and counted in `skipped`; `max_bad_frames` in a row is an error.
     """
 
-    def __init__(self, target: int | str | Path, *, max_bad_frames: int = 30, fps: float | None = None) -> None:
+    def __init__(self, target: int | str | Path, *, max_bad_frames: int = 30, fps: float | None = None,
+                 size: tuple[int, int] | None = None) -> None:
         self._target = target
         self._is_file = isinstance(target, Path)
         self._name = f"camera {target}" if isinstance(target, int) else str(target)
@@ -74,6 +82,9 @@ class CaptureSource:
             what = "camera" if isinstance(target, int) else ("video file" if self._is_file else "stream")
             raise SourceError(f"cannot open {what} {self._name!r}" +
                               (" (not a video OpenCV can decode)" if self._is_file else " (not connected?)"))
+        if size is not None and isinstance(target, int):   # ask the camera for this capture size
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(size[0]))
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, float(size[1]))
         self._cap = cap
         reported = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self._fps = fps or (reported if 1.0 <= reported <= 240.0 else 30.0)
