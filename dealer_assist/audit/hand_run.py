@@ -265,6 +265,11 @@ class HandRun:
         if self._held is not None:
             self._resolve_held(None, ev.t, ev.frame)
         seat = ev.seat
+        if hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round:
+            self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw "
+                       f"{self._draw_no} was over", ev.t, ev.frame)
+            self._ooo_owed[seat] = self._ooo_owed.get(seat, 0) + ev.count
+            return
         if hand.phase is Phase.BETTING and seat in hand.index_of and hand.live[hand.index_of[seat]]:
             if hand.round < self.rules.draws:
                 self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded while seat {hand.actor} is still "

@@ -38,6 +38,7 @@ from dealer_assist.vision.events import (
     ButtonMoved,
     CardDealt,
     CardExposed,
+    CardReplaced,
     CardsDiscarded,
     CardsGathered,
     CardsShown,
@@ -292,6 +293,6 @@ def _with_card(item: HandInput, fix: Correction) -> HandInput:
             raise DealerAssistError("a misread card in a shown or discarded hand needs `was`: the card it was read as")
         cards = tuple(fix.card if c == fix.was else c for c in item.cards)
         return replace(item, cards=cards)
-    if hasattr(item, "card"):
-        return replace(item, card=fix.card)  # type: ignore[type-var]
+    if isinstance(item, CardDealt | CardExposed | CardReplaced):
+        return replace(item, card=fix.card)
     raise DealerAssistError(f"input {fix.target} ({type(item).__name__}) has no card to correct")

@@ -1,0 +1,394 @@
+"""Scripted event + action streams: the referee's prompts, flags and awards, for clean hands and every flag kind."""
+
+from __future__ import annotations
+
+import pytest
+from referee_script import Script
+
+from dealer_assist.audit.outputs import AwardMade, KeyMoment
+from dealer_assist.audit.records import FlagKind, LegalAction, Severity
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.sink import RecordingSink
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.rules.house_rules import HouseRules
+
+LIMIT = HouseRules.preset("badugi-limit")
+ORDER = (1, 2, 3)          # button at seat 3: seat 1 small blind, seat 2 big blind, seat 3 first to act
+
+
+def table(rules: HouseRules = LIMIT, seats: int = 3, button: int = 3, chips: int = 100) -> TableConfig:
+    return TableConfig.make(rules, dict.fromkeys(range(1, seats + 1), chips), button=button)
+
+
+def run(script: Script, config: TableConfig | None = None) -> Referee:
+    referee = Referee(config or table(), RecordingSink())
+    referee.feed_all(script.items)
+    return referee
+
+
+def kinds(referee: Referee) -> list[tuple[str, int | None]]:
+    return [(f.kind.value, f.seat) for h in referee.hands for f in h.flags]
+
+
+def clean_badugi() -> Script:
+    """Seat 2 wins at showdown with a four-card badugi against seat 3; seat 1 folds after the first draw."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 2).draw(2, 1).draw(3, 0)
+    s.act(1, "check").act(2, "bet", 2).act(3, "call").act(1, "fold")
+    s.draw(2, 1).draw(3, 2)
+    s.act(2, "check").act(3, "check")
+    s.draw(2, 0).draw(3, 1)
+    s.act(2, "bet", 4).act(3, "raise", 8).act(2, "call")
+    return s.show(3, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").gather()
+
+
+# -- clean hands ---------------------------------------------------------------------------------------
+
+
+def test_clean_badugi_hand_has_no_flags_and_the_right_award() -> None:
+    referee = run(clean_badugi())
+    hand = referee.hands[0]
+    assert hand.flags == []
+    assert hand.end is not None and hand.end.status == "complete"
+    award = hand.awards[-1].award
+    # Pot: 2 + 2 + 2 pre-draw, 2 + 2 after draw 1, 8 + 8 after draw 3 = 26.
+    assert award.totals == {1: 0, 2: 26, 3: 0}
+    assert "Seat 2 wins the main pot" in award.pots[0].explanation[-1]
+    assert hand.awards[-1].uncontested is False
+
+
+def test_clean_hand_key_moments() -> None:
+    sink = RecordingSink()
+    referee = Referee(table(), sink)
+    referee.feed_all(clean_badugi().items)
+    labels = [r[2].label for r in sink.records if r[0] == "output" and isinstance(r[2], KeyMoment)]
+    assert labels == ["deal complete", "draw 1", "draw 2", "draw 3", "showdown"]
+    assert sink.records[0][0] == "start" and sink.records[-1][0] == "end"
+
+
+def test_clean_badacey_pot_limit_double_draw() -> None:
+    rules = HouseRules.preset("badacey-pot-limit-double")
+    s = Script().deal_all(ORDER, size=5)
+    s.act(3, "raise", 6).act(1, "call").act(2, "call")               # pot 18
+    s.discard(1, 2).discard(2, 1).replace(1, 2).replace(2, 1)         # all discard, then replace; seat 3 pat
+    s.act(1, "check").act(2, "bet", 18).act(3, "call").act(1, "fold")  # pot 54
+    s.discard(2, 1).discard(3, 1).replace(2).replace(3)
+    s.act(2, "check").act(3, "check")
+    s.show(2, "Ac 2d 3h 4s 7c").show(3, "Kh 5d 4c 3s 2h").gather()
+    referee = run(s, table(rules))
+    hand = referee.hands[0]
+    assert hand.flags == []
+    award = hand.awards[-1].award
+    # Seat 3 has the better A-5 low (5-4-3-2... no: K high loses to 7-4-3-2-A); seat 2 scoops.
+    assert award.totals[2] == 54 and sum(award.totals.values()) == 54
+    assert any("A-5 low" in line for line in award.pots[0].explanation)
+
+
+def test_uncontested_hand() -> None:
+    s = Script().deal_all(ORDER).act(3, "fold").act(1, "fold").gather()
+    referee = run(s)
+    hand = referee.hands[0]
+    assert hand.flags == [] and hand.awards[-1].uncontested
+    assert hand.awards[-1].award.totals[2] == 3
+
+
+# -- prompts -------------------------------------------------------------------------------------------
+
+
+def test_prompts_follow_the_deal_the_betting_and_the_draw() -> None:
+    referee = Referee(table())
+    assert referee.prompt.phase == "between hands"
+    s = Script().deal(1, 2)
+    referee.feed_all(s.items)
+    assert referee.prompt.next_card_seat == 3
+    referee.feed_all(Script(frame=100).deal(3, *(ORDER * 3)).items)
+    p = referee.prompt
+    assert p.actor == 3
+    assert p.legal == (LegalAction("fold"), LegalAction("call", 2, 2), LegalAction("raise", 4, 4))
+    referee.feed_all(Script(frame=500).act(3, "call").act(1, "call").act(2, "check").discard(1, 3).items)
+    p = referee.prompt
+    assert p.phase == "drawing" and p.next_card_seat == 1 and p.replacements_owed == {1: 3}
+    assert "burn" in p.message
+    assert referee.vision_phase == "draw"
+
+
+def test_prompt_says_when_the_stub_needs_a_reshuffle() -> None:
+    config = table(seats=10, button=10)
+    s = Script().deal_all(tuple(range(1, 11)))
+    s.act(3, "call")
+    for seat in range(4, 11):
+        s.act(seat, "fold")
+    s.act(1, "call").act(2, "check")          # 7 folded hands (28 cards) wait in the muck
+    s.discard(1, 4).replace(1, 4).discard(2, 4).replace(2, 4).discard(3, 3)
+    referee = run(s, config)                   # stub: 52 - 40 - 1 burn - 8 = 3 cards, seat 3 is owed 3
+    referee.feed_all(Script(frame=10_000).replace(3, 3).items)
+    assert referee.prompt.reshuffle_needed is False
+    assert referee.flags == []
+    referee2 = run(Script(items=list(s.items)).replace(3, 3).discard(1, 4), config)  # wrong: seat 1 already drew
+    assert ("draw_out_of_order", 1) in kinds(referee2)
+
+
+def test_reshuffle_prompt_when_the_stub_runs_dry() -> None:
+    config = table(seats=10, button=10)
+    s = Script().deal_all(tuple(range(1, 11))).act(3, "call")
+    for seat in range(4, 11):
+        s.act(seat, "fold")
+    s.act(1, "call").act(2, "check").discard(1, 4).replace(1, 4).discard(2, 4).replace(2, 4).discard(3, 4)
+    s.replace(3, 3)
+    referee = run(s, config)
+    p = referee.prompt
+    assert p.reshuffle_needed and p.stub_count == 0 and p.replacements_owed == {3: 1}
+    assert "reshuffle" in p.message
+    referee.feed_all(Script(frame=10_000).replace(3).items)     # the dealer reshuffled (not seen) and dealt
+    assert referee.prompt.phase == "betting after draw 1" and referee.flags == []
+
+
+# -- misdeal flags -------------------------------------------------------------------------------------
+
+
+def test_card_to_the_wrong_seat() -> None:
+    s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)      # the second card (due to 2) landed at 3
+    s.act(3, "call").act(1, "call").act(2, "check")
+    referee = run(s)
+    assert kinds(referee) == [("card_to_wrong_seat", 3)]
+    flag = referee.flags[0]
+    assert flag.severity is Severity.MISDEAL and "seat 2" in flag.message and "Dealing" in flag.rule
+    assert flag.frame == s.items[1].frame                     # type: ignore[union-attr]
+    assert referee.prompt.phase == "drawing"                   # followed the table on
+
+
+def test_seat_skipped() -> None:
+    s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)         # seat 2 skipped in the first lap
+    s.act(3, "call").act(1, "call").act(2, "check")
+    referee = run(s)
+    assert kinds(referee) == [("seat_skipped", 2)]
+    assert referee.prompt.phase == "drawing"
+
+
+def test_seat_skipped_then_made_up_at_the_end() -> None:
+    s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 2).act(3, "call")
+    assert kinds(run(s)) == [("seat_skipped", 2)]
+
+
+def test_wrong_card_count_short_and_over() -> None:
+    short = Script().deal(*(ORDER * 3), 1, 2).act(3, "call")   # seat 3 got 3 cards
+    referee = run(short)
+    assert kinds(referee) == [("wrong_card_count", 3)]
+    assert referee.prompt.actor == 1                           # the action was applied after the flag
+    over = Script().deal_all(ORDER).deal(2).act(3, "call")      # seat 2 got a fifth card
+    assert kinds(run(over)) == [("wrong_card_count", 2)]
+
+
+def test_card_exposed_in_the_deal() -> None:
+    s = Script().deal(1, 2).up(3, "Kh").deal(*(ORDER * 3)).act(3, "call")
+    referee = run(s)
+    assert kinds(referee) == [("card_exposed", 3)]
+    assert referee.flags[0].severity is Severity.MISDEAL and "Kh" in referee.flags[0].message
+
+
+# -- draw flags ----------------------------------------------------------------------------------------
+
+
+def pre_draw() -> Script:
+    return Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+
+
+def test_three_replacements_for_two_discards() -> None:
+    s = pre_draw().discard(1, 2).replace(1, 3).draw(2, 1).act(1, "check")
+    referee = run(s)
+    assert kinds(referee) == [("replacements_mismatch", 1)]
+    assert "discarded 2 and got 3" in referee.flags[0].message
+
+
+def test_replacements_short() -> None:
+    s = pre_draw().discard(1, 2).replace(1, 1).draw(2, 1).act(1, "check")
+    referee = run(s)
+    assert kinds(referee) == [("replacements_mismatch", 1)]
+    assert "1 short" in referee.flags[0].message
+    assert referee.prompt.actor == 2                            # the check stood; betting moved on
+
+
+def test_replacements_short_for_the_last_seat() -> None:
+    s = pre_draw().draw(1, 1).discard(3, 2).replace(3, 1).act(1, "check")
+    assert kinds(run(s)) == [("replacements_mismatch", 3)]
+
+
+def test_draw_out_of_order_after_the_next_seat_drew() -> None:
+    s = pre_draw().draw(2, 1).draw(1, 2).act(1, "check")        # seat 1 (first to draw) drew after seat 2
+    referee = run(s)
+    assert kinds(referee) == [("draw_out_of_order", 1)]
+    assert referee.prompt.actor == 2
+
+
+def test_draw_out_of_order_discarding_before_the_seat_before_is_served() -> None:
+    s = pre_draw().discard(1, 2).discard(2, 1).replace(1, 2).replace(2, 1).act(1, "check")
+    assert kinds(run(s)) == [("draw_out_of_order", 2)]
+
+
+def test_discard_returned_in_the_same_round() -> None:
+    s = pre_draw().discard(1, 1, ("Kh",)).replace(1, 1, "Kh").act(1, "check")
+    referee = run(s)
+    assert kinds(referee) == [("discard_returned", 1)]
+    assert referee.flags[0].option == "last_card_dealable"
+
+
+# -- betting flags -------------------------------------------------------------------------------------
+
+
+def test_action_out_of_turn_stands_when_its_turn_comes() -> None:
+    s = Script().deal_all(ORDER).act(1, "call").act(3, "call").act(2, "check")
+    referee = run(s)
+    assert kinds(referee) == [("action_out_of_turn", 1)]
+    assert referee.prompt.phase == "drawing"                    # seat 1's call stood after seat 3 acted
+
+
+def test_wrong_bet_size_fixed_limit() -> None:
+    s = pre_draw().draw(1, 1).act(1, "bet", 3).act(2, "call").act(3, "call")
+    referee = run(s)
+    assert kinds(referee) == [("wrong_bet_size", 1)]
+    flag = referee.flags[0]
+    assert flag.option == "betting" and "exactly 2" in flag.message
+    assert referee.run is not None and referee.run.hand.contributions() == {1: 4, 2: 4, 3: 4}
+
+
+def test_wrong_bet_size_pot_limit_over_the_pot() -> None:
+    rules = HouseRules.preset("badugi-pot-limit")
+    s = Script().deal_all(ORDER).act(3, "raise", 20)           # pot limit: max raise to 7 (2 + 3 + 2)
+    referee = run(s, table(rules))
+    assert kinds(referee) == [("wrong_bet_size", 3)]
+    assert "to 4 to 7 now; taken as a raise to 7" in referee.flags[0].message
+
+
+def test_illegal_check_facing_a_bet() -> None:
+    s = Script().deal_all(ORDER).act(3, "check").act(3, "call")
+    referee = run(s)
+    assert kinds(referee) == [("illegal_action", 3)]
+    assert referee.prompt.actor == 1
+
+
+def test_fold_out_of_order_seen_by_the_camera() -> None:
+    s = Script().deal_all(ORDER).fold(1).act(3, "call").act(2, "check")
+    referee = run(s)
+    assert kinds(referee) == [("fold_out_of_order", 1)]
+    assert referee.run is not None and referee.run.hand.in_hand() == (2, 3)
+
+
+def test_fold_entered_and_seen_is_one_fold() -> None:
+    s = Script().deal_all(ORDER).act(3, "fold").fold(3).act(1, "call").act(2, "check")
+    referee = run(s)
+    assert kinds(referee) == []
+
+
+# -- showdown ------------------------------------------------------------------------------------------
+
+
+def test_show_out_of_order() -> None:
+    s = clean_badugi()
+    items = s.items[:-3]
+    s2 = Script(items=items, frame=10_000).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather()
+    referee = run(s2)
+    assert kinds(referee) == [("show_out_of_order", 2)]        # seat 3 raised last: it shows first
+    assert referee.hands[0].awards[-1].award.totals[2] == 26
+
+
+def test_split_pot_odd_chip_reason() -> None:
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "bet", 4).act(2, "call").act(3, "fold")
+    s.show(1, "Ac 2d 3h 4s").show(2, "As 2c 3d 4h").gather()
+    referee = run(s)
+    award = referee.hands[0].awards[-1].award
+    assert kinds(referee) == []
+    assert award.totals == {1: 7, 2: 7, 3: 0}
+
+
+# -- hands, corrections, determinism -------------------------------------------------------------------
+
+
+def test_new_hand_after_gather_and_button_move() -> None:
+    s = clean_badugi().button(1).deal_all((2, 3, 1)).act(1, "fold").act(2, "fold").gather()
+    referee = run(s)
+    assert [h.start.button for h in referee.hands] == [3, 1]
+    assert referee.hands[1].start.stacks_by_seat == {1: 98, 2: 114, 3: 88}
+    assert kinds(referee) == []
+    assert referee.hands[1].end is not None and referee.hands[1].end.status == "complete"
+
+
+def test_button_moves_on_by_itself() -> None:
+    s = clean_badugi().deal_all((2, 3, 1)).act(1, "fold").act(2, "fold").gather()
+    referee = run(s)
+    assert referee.hands[1].start.button == 1 and kinds(referee) == []
+
+
+def test_gathered_after_a_misdeal_flag_ends_as_misdeal() -> None:
+    s = Script().deal(1, 3, 3, 1, 2).gather()
+    referee = run(s)
+    end = referee.hands[0].end
+    assert end is not None and end.status == "misdeal"
+
+
+def test_corrections_are_new_records() -> None:
+    sink = RecordingSink()
+    referee = Referee(table(), sink)
+    s = pre_draw().discard(1, 1, ("Kh",)).replace(1, 1, "Kh")
+    referee.feed_all(s.items)
+    assert [f.kind for f in referee.flags] == [FlagKind.DISCARD_RETURNED]
+    index = len(referee.hands[0].inputs) - 1
+    assert referee.correct_card(index, card=_card("Qs"), reason="the replacement was the Qs", by="floor") == []
+    referee.dismiss_flag(0, reason="misread: the card was the Qs", by="floor")
+    assert referee.hands[0].resolutions[0].kind == "dismiss_flag"
+    assert referee.hands[0].inputs[index].card is not None                         # type: ignore[union-attr]
+    referee.void_hand(reason="player dispute", by="floor")
+    assert referee.hands[0].end is not None and referee.hands[0].end.status == "void"
+    assert [getattr(r[2], "kind", None) for r in sink.records if r[0] == "correction"] == [
+        "misread_card", "dismiss_flag", "void_hand"]
+
+
+def test_misread_correction_referees_the_hand_again() -> None:
+    s = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check")
+    for _ in range(3):
+        s.act(1, "check").act(2, "check")
+    s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd Jh Ts")
+    sink = RecordingSink()
+    referee = Referee(table(), sink)
+    referee.feed_all(s.items)
+    before = referee.award
+    assert before is not None and before.totals == {1: 4, 2: 0, 3: 0}
+    index = len(referee.hands[0].inputs) - 2
+    out = referee.correct_card(index, card=_card("4h"), was=_card("4s"), reason="the 4s was the 4h", by="floor")
+    awards = [o for o in out if isinstance(o, AwardMade)]
+    assert len(awards) == 1 and awards[0].award.totals == {1: 0, 2: 4, 3: 0}
+    assert referee.award == awards[0].award
+    assert str(referee.hands[0].inputs[index].cards[3]) == "4s"     # type: ignore[union-attr]  # what was seen stays
+    assert [r[0] for r in sink.records].count("output") >= 2
+
+
+def _card(text: str):  # type: ignore[no-untyped-def]
+    from dealer_assist.cards import parse_card
+
+    return parse_card(text)
+
+
+@pytest.mark.parametrize("make", [clean_badugi, lambda: Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3).act(1, "call")
+                                  .act(3, "bet", 5).act(3, "call").act(1, "call").act(2, "check")
+                                  .discard(2, 1).discard(1, 2).replace(1, 3).replace(2).act(2, "check").gather()])
+def test_replay_is_deterministic(make) -> None:  # type: ignore[no-untyped-def]
+    items = make().items
+    first, second = RecordingSink(), RecordingSink()
+    a = Referee(table(), first)
+    prompts_a = []
+    for item in items:
+        a.feed(item)
+        prompts_a.append(a.prompt)
+    b = Referee.replay(table(), a.inputs, second)
+    assert first.records == second.records
+    c = Referee(table())
+    prompts_c = []
+    for item in a.inputs:
+        c.feed(item)
+        prompts_c.append(c.prompt)
+    assert prompts_a == prompts_c
+    assert [h.flags for h in a.hands] == [h.flags for h in b.hands]
+    assert [h.awards for h in a.hands] == [h.awards for h in b.hands]
