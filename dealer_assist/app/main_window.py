@@ -48,11 +48,13 @@ from dealer_assist.app.views.calibration import CalibrationView
 from dealer_assist.app.views.live import LiveView
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
+from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
+from dealer_assist.vision.table_profile import load_profile
 
 
 class _RetrySource:
@@ -240,6 +242,7 @@ class MainWindow(QMainWindow):
         }
         for mode in MODES:
             self.stack.addWidget(self.views[mode])
+        self.install_overlay()
         self.driver: DemoDriver | None = None
         self.recorder: DemoRecorder | None = None
         self.demo_timer = QTimer(self)
@@ -374,6 +377,16 @@ class MainWindow(QMainWindow):
             self.capture.join(timeout=2)
             self.capture = None
 
+    def install_overlay(self) -> None:
+        """Draw the table profile's zones over the video (saved calibration, else fitted to the frame)."""
+        self.live.video.overlays = []
+        try:
+            profile = load_profile(self.settings.table_profile)
+        except DealerAssistError as exc:
+            self.statusBar().showMessage(f"No overlay: {exc}")
+            return
+        self.live.video.overlays.append(TableOverlay.for_profile(profile, self.table))
+
     def _calibration_saved(self, profile: str, path: Path) -> None:
         self.apply_settings(replace(self.settings, table_profile=profile))
         self.statusBar().showMessage(f"Calibration for {profile} saved to {path}")
@@ -399,6 +412,7 @@ class MainWindow(QMainWindow):
         self.settings = replace(settings, mode=self.mode)
         self.flags.set_pin(settings.supervisor_pin)
         self._refresh_summary()
+        self.install_overlay()
         self.save()
 
     def save(self) -> None:

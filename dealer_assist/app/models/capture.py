@@ -54,11 +54,7 @@ class SyntheticSource:
         self.width, self.height, self._fps, self.limit = width, height, fps, frames
         self._index = 0
         self._base = np.empty((height, width, 3), np.uint8)
-        self._base[:] = (40, 90, 30)  # BGR felt
-        yy, xx = np.mgrid[0:height, 0:width]
-        cy, cx = height / 2, width / 2
-        ellipse = ((xx - cx) / (width * 0.46)) ** 2 + ((yy - cy) / (height * 0.44)) ** 2
-        self._base[(ellipse > 0.97) & (ellipse < 1.0)] = (30, 160, 220)  # rail line
+        self._base[:] = (40, 90, 30)  # BGR felt; the live overlay draws the table's zones over it
 
     @property
     def name(self) -> str:
