@@ -32,6 +32,7 @@ CHIP_DIAMETER_CM = 3.9
 CHIP_THICKNESS_CM = 0.33
 BUTTON_DIAMETER_CM = 5.0
 RAIL_CM = 10.0
+MIN_CAMERA_CM = 110.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -103,7 +104,8 @@ def make_camera(
     pts = np.asarray(view, dtype=np.float64)
     centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
     extent = float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
-    dist = extent / (2 * math.tan(math.radians(fov_deg) / 2))
+    # a real camera hangs at least about a metre over the felt (hands reach 15 cm up)
+    dist = max(MIN_CAMERA_CM, extent / (2 * math.tan(math.radians(fov_deg) / 2)))
     # Camera axes in table coordinates (columns): start looking straight down (z into the table).
     m = _rot("z", tilt_dir_deg) @ _rot("x", tilt_deg) @ _rot("z", roll_deg - tilt_dir_deg)
     forward = m[:, 2]
@@ -558,6 +560,9 @@ class TableRenderer:
         key, art, w_cm, h_cm = self._sprite(p)
         ah, aw = art.shape[:2]
         hmat = self._placement_h(p, aw, ah, w_cm, h_cm, height)
+        corners_h = np.array([(0, 0, 1), (aw, 0, 1), (aw, ah, 1), (0, ah, 1)], np.float64) @ hmat.T
+        if corners_h[:, 2].min() <= 1e-6:
+            return None  # reaches behind the camera
         outline = apply_h(hmat, [(0, 0), (aw, 0), (aw, ah), (0, ah)])
         scale = _local_scale(hmat, aw / 2, ah / 2)
         small, factor = self._mip(key, art, scale)
@@ -565,7 +570,7 @@ class TableRenderer:
         shadow_off = 0.0
         if shadow and p.kind == "hand":
             shadow_off = 1.0
-        pad = 2 + int(scale * 40 * shadow_off)
+        pad = 2 + int(min(scale * 40 * shadow_off, 400))
         x0, y0 = np.floor(outline.min(axis=0)).astype(int) - pad
         x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + pad
         X0, Y0, X1, Y1 = max(0, x0), max(0, y0), min(self.size[0], x1), min(self.size[1], y1)
@@ -602,9 +607,10 @@ class TableRenderer:
         hh, ww = a.shape
         if p.kind == "hand":
             # a soft shadow offset by the hand's height, blurred at a quarter resolution
-            dx, dy = int(p.height_cm * 1.2 * scale * 4), int(p.height_cm * 0.8 * scale * 4)
+            dx = int(min(p.height_cm * 1.2 * scale * 4, ww / 3))
+            dy = int(min(p.height_cm * 0.8 * scale * 4, hh / 3))
             small = cv2.resize(a, (max(1, ww // 4), max(1, hh // 4)), interpolation=cv2.INTER_AREA)
-            small = cv2.GaussianBlur(small, (0, 0), max(0.5, p.height_cm * 0.3 * scale))
+            small = cv2.GaussianBlur(small, (0, 0), float(np.clip(p.height_cm * 0.3 * scale, 0.5, 25.0)))
             a = f32(cv2.resize(small, (ww, hh), interpolation=cv2.INTER_LINEAR))
             strength = 0.35
         else:
