@@ -132,10 +132,20 @@ class _Walker:
         ranked = sorted(rows, key=lambda item: fits(item), reverse=True)  # stable: table order breaks ties
         table, row = ranked[0]
         name = f"{table} #{row.get('id')} (seq {seq})"
-        for other_table, other in ranked[1:]:
+        for item in ranked[1:]:
+            other_table, other = item
             self.records += 1
-            self.add("inserted", f"{other_table} #{other.get('id')} (seq {seq}) reuses sequence number {seq}, "
-                     f"already taken by {name}", other_table, other.get("id"), seq)
+            other_name = f"{other_table} #{other.get('id')} (seq {seq})"
+            other_id = other.get("id")
+            # A row the store wrote (its id is next in line for its table) whose own hash now fails: changed.
+            if (not fits(item)[0] and isinstance(other_id, int)
+                    and other_id == self.last_id.get(other_table, 0) + 1):
+                self.add("edited", f"{other_name} was changed: its content no longer matches its hash (and its "
+                         f"sequence number is also {name}'s)", other_table, other_id, seq)
+                self.last_id[other_table] = other_id
+            else:
+                self.add("inserted", f"{other_name} reuses sequence number {seq}, already taken by {name}",
+                         other_table, other_id, seq)
         self.step(seq, table, row)
 
     def step(self, seq: int, table: str, row: dict[str, Any]) -> None:
