@@ -40,6 +40,7 @@ from dealer_assist.rules.steps import (
     BetTo,
     Burned,
     Called,
+    Checked,
     Dealt,
     Discarded,
     Folded,
@@ -115,6 +116,8 @@ class VideoTruth:
     back_design: str
     button: int
     players: tuple[int, ...]
+    actions: tuple[dict[str, Any], ...] = ()
+    """The dealer's betting input (t, seat, action, amount = total bet to), for `dealer-assist audit`."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -123,6 +126,7 @@ class VideoTruth:
             "face_design": self.face_design, "back_design": self.back_design,
             "homography": [list(r) for r in self.homography],
             "events": [e.to_dict() for e in self.events], "errors": [e.to_dict() for e in self.errors],
+            "actions": list(self.actions),
             "table_profile": self.profile.to_dict(),
         }
 
@@ -195,6 +199,7 @@ class _Builder:
     objs: list[_Obj] = field(default_factory=list)
     events: list[TableEvent] = field(default_factory=list)
     errors: list[InjectedError] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
     seat_cards: dict[int, list[_Obj]] = field(default_factory=dict)
     muck: list[_Obj] = field(default_factory=list)
     bets: list[_Obj] = field(default_factory=list)
@@ -390,6 +395,11 @@ def build_script(
         if b.f >= next_hand_pass:
             b.hand_pass()
             next_hand_pass = b.f + b.frames(float(rng.uniform(4, 10)))
+        if isinstance(step, BetTo | RaisedTo | Called | Checked | Folded):
+            # The dealer enters the action once the table shows it: never before the last card landed.
+            at = max([b.f, *(e.frame for e in b.events)])
+            amount = step.amount if isinstance(step, BetTo | RaisedTo) else None
+            b.actions.append({"t": b.t(at), "seat": step.seat, "action": step.kind, "amount": amount})
         if isinstance(step, Posted):
             b.chips(step.seat, max(1, step.amount // max(1, rules.chip_unit)))
             b.pause(0.25)
@@ -571,7 +581,7 @@ class SimulatedTable:
             game=game, seed=seed, fps=self._fps, size=size, frames=script.f, events=tuple(script.events),
             errors=tuple(script.errors), homography=tuple(tuple(float(v) for v in r) for r in h),
             profile=self.profile, face_design=face_name, back_design=back_name, button=hand.button,
-            players=tuple(sorted(hand.seats)),
+            players=tuple(sorted(hand.seats)), actions=tuple(script.actions),
         )
         self._next = 0
         self._seed = seed
