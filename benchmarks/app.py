@@ -128,6 +128,7 @@ def _run_child(args: list[str]) -> dict[str, float]:
         env["QT_QPA_PLATFORM"] = "offscreen"
     env.setdefault("DEALER_ASSIST_CONFIG_DIR", tempfile.mkdtemp())
     env.setdefault("DEALER_ASSIST_DATA_DIR", tempfile.mkdtemp())
+    env.setdefault("DEALER_ASSIST_LOG", str(Path(tempfile.mkdtemp()) / "hand-log.sqlite"))
     out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, env=env, cwd=ROOT,
                          timeout=300, check=True)
     line = next(ln for ln in reversed(out.stdout.splitlines()) if ln.startswith("{"))

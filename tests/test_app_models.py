@@ -341,3 +341,30 @@ def test_rules_for_applies_stakes() -> None:
 
     # stakes the preset rejects fall back to the preset's own, never an exception
     assert rules_for("badugi-no-limit", 50, 0) == HouseRules.preset("badugi-no-limit")
+
+
+def test_demo_recorder_writes_hands_off_the_ui_thread(tmp_path: Path) -> None:
+    from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
+    from dealer_assist.store.handlog import HandLog
+
+    path = tmp_path / "log.sqlite"
+    driver = DemoDriver(rules_for("badacey-pot-limit-double", 5, 10), TableModel(), seed=2)
+    recorder = DemoRecorder(HandLog.open(path), driver)
+    for _ in range(2):
+        while not driver.step().done:
+            pass
+        driver.next_hand()
+    for _ in range(5):
+        driver.step()  # the third hand is left unfinished
+    recorder.close()
+    assert not recorder.errors
+    log = HandLog.open_readonly(path)
+    try:
+        hands = log.list_hands()
+        assert [h.status for h in hands] == ["complete", "complete", "incomplete"]
+        story = log.story(hands[0].id)
+        kinds = {type(r).__name__ for r in story.records}
+        assert {"StoredEvent", "StoredAction", "StoredAward"} <= kinds
+        assert log.verify().ok
+    finally:
+        log.close()

@@ -276,6 +276,8 @@ class MainWindow(QMainWindow):
         if mode == "live":
             self.live.pad.setFocus()
         elif mode == "review":
+            if self.recorder is not None:
+                self.recorder.flush()  # the demo's writer thread may still hold the last records
             self.review.search()
         elif mode == "calibration" and self.calibration.wizard.frame is None:
             self.calibration.grab_frame()

@@ -8,8 +8,11 @@ against the rules Hand: an illegal action is refused with the rule that forbids 
 from __future__ import annotations
 
 import contextlib
+import queue
 import random
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dealer_assist.app.models.flags import FlagListModel
@@ -237,20 +240,55 @@ class DemoRecorder:
     face down, discards, replacements, shows), every betting action, the award, the hand's end.
 
     Timestamps are seconds since the demo started, frames a 30 frames/s count, so Review reads as a
-    real table's log. The driver calls `record_new` after every step.
+    real table's log. The driver's signals call `start_hand` and `record_new` on the UI thread; they
+    only queue the work: a writer thread does the SQLite commits, so the UI never waits on the disk.
     """
 
     def __init__(self, log: HandLog, driver: DemoDriver, table: str = "demo (simulated)",
-                 dealer: str = "simulator") -> None:
+                 dealer: str = "simulator", threaded: bool = True) -> None:
         self.log = log
         self.driver = driver
         self.session = log.open_session(table, dealer, house_rules=driver.rules.to_dict())
         self.hand_id: int | None = None
         self.seen = 0
         self.started = time.monotonic()
+        self.errors: list[str] = []
+        self._hand_open = False  # UI-side: a hand was started and not yet awarded
+        self._ended = False
+        self._queue: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._writer: threading.Thread | None = None
+        if threaded:
+            self._writer = threading.Thread(target=self._drain, name="demo-recorder", daemon=True)
+            self._writer.start()
         driver.hand_started.connect(self.start_hand)
         driver.stepped.connect(self.record_new)
         self.start_hand()
+
+    def _drain(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            self._run(job)
+
+    def _run(self, job: Callable[[], None]) -> None:
+        try:
+            job()
+        except (DealerAssistError, OSError) as exc:  # a full disk must not take the table down
+            self.errors.append(str(exc))
+
+    def _submit(self, job: Callable[[], None]) -> None:
+        if self._writer is None:
+            self._run(job)
+        else:
+            self._queue.put(job)
+
+    def flush(self) -> None:
+        """Wait until everything queued is written."""
+        if self._writer is not None:
+            done = threading.Event()
+            self._queue.put(done.set)
+            done.wait(timeout=10)
 
     def _when(self) -> tuple[float, int]:
         t = time.monotonic() - self.started
@@ -258,25 +296,37 @@ class DemoRecorder:
 
     def start_hand(self) -> None:
         hand = self.driver.hand
-        if self.hand_id is not None and self.driver.award is None:
-            with contextlib.suppress(DealerAssistError):
-                self.log.end_hand(self.hand_id, "incomplete", reason="demo moved on before the award")
+        unfinished = self._hand_open and not self._ended
         t, _ = self._when()
-        self.hand_id = self.log.start_hand(self.session, button=hand.button, stacks=dict(hand.stacks_by_seat()),
-                                           game=self.driver.rules.game, t=t)
+        button, stacks, game = hand.button, dict(hand.stacks_by_seat()), self.driver.rules.game
         self.seen = 0
+        self._ended = False
+        self._hand_open = True
+
+        def job() -> None:
+            if unfinished and self.hand_id is not None:
+                with contextlib.suppress(DealerAssistError):
+                    self.log.end_hand(self.hand_id, "incomplete", reason="demo moved on before the award")
+            self.hand_id = self.log.start_hand(self.session, button=button, stacks=stacks, game=game, t=t)
+
+        self._submit(job)
 
     def record_new(self) -> None:
-        if self.hand_id is None:
-            return
         history = self.driver.hand.history
-        for step in history[self.seen:]:
-            self._record(step)
+        new = list(history[self.seen:])
         self.seen = len(history)
-
-    def _record(self, step: object) -> None:
-        assert self.hand_id is not None
+        if any(isinstance(step, Awarded) for step in new):
+            self._ended = True
         t, frame = self._when()
+
+        def job() -> None:
+            for step in new:
+                self._record(step, t, frame)
+
+        self._submit(job)
+
+    def _record(self, step: object, t: float, frame: int) -> None:
+        assert self.hand_id is not None
         hand_id = self.hand_id
         if isinstance(step, Dealt):
             self.log.record_event(hand_id, CardDealt(t, frame, step.seat, None))
@@ -303,7 +353,16 @@ class DemoRecorder:
             self.log.end_hand(hand_id, "complete", t=t)
 
     def close(self) -> None:
-        if self.hand_id is not None and self.driver.award is None:
-            with contextlib.suppress(DealerAssistError):
-                self.log.end_hand(self.hand_id, "incomplete", reason="the app closed mid-hand")
+        """Write what is queued, end a hand in progress as incomplete, close the log."""
+        unfinished = self._hand_open and not self._ended
+
+        def finish() -> None:
+            if unfinished and self.hand_id is not None:
+                with contextlib.suppress(DealerAssistError):
+                    self.log.end_hand(self.hand_id, "incomplete", reason="the app closed mid-hand")
+
+        self._submit(finish)
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join(timeout=10)
         self.log.close()
