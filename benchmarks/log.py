@@ -46,6 +46,7 @@ def simulated_hand(log: HandLog, session: int, rng: random.Random, t0: float) ->
     t = t0
 
     def event(ev: TableEvent) -> None:
+        """Record one table event in this hand."""
         log.record_event(hand, ev)
 
     event(ButtonMoved(t=t, frame=frame, seat=button))
@@ -144,6 +145,7 @@ def show_times(path: Path, samples: int, seed: int = 11) -> list[float]:
 
 
 def main() -> None:
+    """Run every measurement and print `name: value` lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--events", type=int, default=20_000)

@@ -39,10 +39,12 @@ def log_option(func: F) -> F:
 
 
 def _open(log_path: Path | None) -> HandLog:
+    """The log named by --log, $DEALER_ASSIST_LOG or the default, read-only."""
     return HandLog.open_readonly(resolve_log_path(log_path))
 
 
 def _hand_id(text: str) -> int:
+    """A hand id from the command line, or a one-line error."""
     if not text.isdigit() or int(text) < 1:
         raise DealerAssistError(f"bad hand {text!r}; give a hand id as shown by `dealer-assist log list`")
     return int(text)
@@ -106,6 +108,7 @@ def list_(log_path: Path | None, table: str | None, date: str | None, dealer: st
 
 
 def _number(option: str, text: str | None) -> int | None:
+    """A whole-number option, or a one-line error naming it."""
     if text is None:
         return None
     if not text.isdigit():
@@ -139,6 +142,7 @@ def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, o
         ids = hand_log.hand_ids() if all_hands else [_hand_id(hand or "")]
 
         def stories() -> Iterator[HandStory]:
+            """Each hand's story, read as it is written out."""
             for hand_id in ids:
                 yield hand_log.story(hand_id)
 

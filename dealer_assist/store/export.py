@@ -63,6 +63,7 @@ def export_json(stories: Iterable[HandStory], *, single: bool) -> Iterator[str]:
 
 
 def _csv_row(hand_id: int, record: StoredRecord) -> list[Any]:
+    """One CSV line for a record: where it sits, what it says, and its JSON."""
     data = record_dict(record)
     if isinstance(record, StoredEvent):
         ev = record.event
@@ -90,6 +91,7 @@ def export_csv(stories: Iterable[HandStory]) -> Iterator[str]:
     writer = csv.writer(buf, lineterminator="\n")
 
     def flush() -> str:
+        """The text written since the last flush."""
         text = buf.getvalue()
         buf.seek(0)
         buf.truncate()

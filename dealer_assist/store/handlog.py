@@ -424,6 +424,7 @@ class HandLog:
             return self._end(hand_id, status, reason, t)
 
     def _end(self, hand_id: int, status: str, reason: str | None, t: float | None) -> RecordRef:
+        """Append the hand's end row (inside a transaction) and forget it as open."""
         ref = self._append("hand_ends", {"hand_id": hand_id, "status": status, "reason": reason,
                                          "ended_at": now_text(), "t": t})
         self._open_hands.discard(hand_id)

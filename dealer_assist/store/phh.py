@@ -47,6 +47,7 @@ def _find_numbers(data: Any, found: dict[str, int]) -> None:
 
 
 def _stakes(house_rules: str) -> dict[str, int]:
+    """Blinds, ante and bet sizes named in the house rules TOML (unreadable TOML gives none)."""
     found: dict[str, int] = {}
     with contextlib.suppress(tomllib.TOMLDecodeError):
         _find_numbers(tomllib.loads(house_rules), found)
@@ -61,6 +62,7 @@ def _players(seats: Iterable[int], button: int) -> list[int]:
 
 
 def _cards(values: Iterable[Any]) -> str:
+    """Cards run together as PHH writes them, `??` for one not seen."""
     return "".join("??" if v is None else str(v) for v in values)
 
 
@@ -162,6 +164,7 @@ _Move = tuple[int, str, Any]
 
 
 def _step(hand: Hand, move: _Move) -> None:
+    """Apply one recorded move to the rules engine's hand (an illegal one raises)."""
     seat, verb, arg = move
     if verb == "fold":
         hand.fold(seat)

@@ -57,6 +57,7 @@ LEFT JOIN hand_ends e ON e.hand_id = h.id
 
 
 def _summary(row: tuple[Any, ...]) -> HandSummary:
+    """A HandSummary from one row of `_SUMMARY`."""
     seats = {int(k): int(v) for k, v in json.loads(row[7]).items()}
     return HandSummary(id=row[0], number=row[1], table=row[2], dealer=row[3], session_id=row[4], game=row[5],
                        button=row[6], seats=dict(sorted(seats.items())), started_at=row[8], status=row[9],
@@ -94,6 +95,7 @@ def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str 
 
 
 def _rows(conn: sqlite3.Connection, table: str, hand_id: int) -> list[dict[str, Any]]:
+    """A table's rows for one hand as dicts, in chain order."""
     cur = conn.execute(f'SELECT * FROM "{table}" WHERE hand_id = ? ORDER BY seq', (hand_id,))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur]

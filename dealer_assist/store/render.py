@@ -19,15 +19,18 @@ from dealer_assist.vision.events import TableEvent
 
 
 def _when(t: float | None, frame: int | None = None) -> str:
+    """Fixed-width time and frame column."""
     stamp = f"{t:9.2f}s" if t is not None else " " * 10
     return f"{stamp}  {f'frame {frame}' if frame is not None else '':<12}"
 
 
 def _card(value: Any) -> str:
+    """A card as text, or "a face-down card" for one not seen."""
     return "a face-down card" if value is None else str(value)
 
 
 def _cards(values: Any) -> str:
+    """Cards as "Ah 2c 3d"."""
     return " ".join(str(v) for v in values)
 
 
@@ -91,6 +94,7 @@ def correction_sentence(corr: StoredCorrection) -> str:
 
 
 def _award_lines(award: StoredAward) -> list[str]:
+    """The award's sentences, each share with its reason, and the totals."""
     lines = [f"  {line}" for line in award.explanation]
     for pot in award.award.get("pots") or ():
         if not isinstance(pot, Mapping):
@@ -109,6 +113,7 @@ def _award_lines(award: StoredAward) -> list[str]:
 
 
 def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str]]) -> list[str]:
+    """One record as text, with the floor's corrections of it underneath."""
     if isinstance(record, StoredEvent):
         ev = record.event
         lines = [f"{_when(ev.t, ev.frame)}{event_sentence(ev)}"]

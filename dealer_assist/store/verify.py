@@ -68,10 +68,12 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
+        """True when no problem was found (incomplete hands are not problems)."""
         return not self.problems
 
 
 def _span(first: int, last: int) -> str:
+    """"3" or "3..7": a run of ids or sequence numbers."""
     return f"{first}" if first == last else f"{first}..{last}"
 
 
@@ -110,6 +112,7 @@ class _Walker:
 
     def add(self, kind: ProblemKind, message: str, table: str | None = None, row_id: int | None = None,
             seq: int | None = None) -> None:
+        """Record one problem."""
         self.problems.append(Problem(kind, message, table, row_id, seq))
 
     def out_of_order(self, table: str, row: dict[str, Any], after: int) -> None:
@@ -126,6 +129,7 @@ class _Walker:
     def group(self, seq: int, rows: list[tuple[str, dict[str, Any]]]) -> None:
         """All rows claiming one sequence number: the one that fits the chain is kept, the others are inserted."""
         def fits(item: tuple[str, dict[str, Any]]) -> tuple[bool, bool]:
+            """(its own hash holds, it links to the previous row): the chain member sorts first."""
             table, row = item
             return (row_hash(str(row.get("prev")), table, row) == row.get("hash"), row.get("prev") == self.last.hash)
 
@@ -214,6 +218,7 @@ def writer_active(db_path: Path) -> bool:
 
 
 def _load_anchor(db_path: Path, walker: _Walker) -> Anchor | None:
+    """The anchor file, or None (a damaged one is reported as a problem)."""
     try:
         return read_anchor(anchor_path(db_path))
     except DealerAssistError as exc:
@@ -312,6 +317,7 @@ def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainH
 
 def _verify_snapshot(conn: sqlite3.Connection, db_path: Path, walker: _Walker, anchor: Anchor | None, live: bool,
                      expected_head: ChainHead | None) -> VerifyReport:
+    """The checks themselves, inside the read transaction `verify_log` opened."""
     present = _check_schema(conn, walker)
     streams = [_table_rows(conn, table, walker) for table in present]
     merged = heapq.merge(*streams, key=lambda item: item[0])
