@@ -448,3 +448,11 @@ def test_verify_accepts_records_written_after_it_read_the_anchor(tmp_path: Path,
         monkeypatch.setattr(store_verify, "writer_active", lambda db_path: False)
         with HandLog.open_readonly(path) as reader:  # with no recorder running the same tail is suspect
             assert [p.kind for p in reader.verify().problems] == ["inserted"]
+
+
+def test_an_empty_anchor_file_on_an_empty_log_is_no_anchor(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    anchor_path(path).write_bytes(b"")  # a writer that died between creating the file and writing it
+    with HandLog.open(path) as log:
+        new_hand(log)
+        assert log.verify().ok

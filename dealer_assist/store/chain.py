@@ -124,10 +124,12 @@ def encode_anchor(anchor: Anchor) -> bytes:
 
 
 def read_anchor(path: Path) -> Anchor | None:
-    """The anchor in `path`, or None if the file does not exist; a damaged file raises."""
+    """The anchor in `path`, or None if the file does not exist or is empty; a damaged file raises."""
     try:
         text = path.read_text()
     except FileNotFoundError:
+        return None
+    if not text:  # created, then the writer stopped before its first write: no anchor yet
         return None
     parts = text.split()
     if len(parts) != 6 or " ".join(parts[:2]) != _MAGIC or not parts[2].isdigit() or not parts[4].isdigit():

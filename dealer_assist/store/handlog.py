@@ -65,19 +65,21 @@ from dealer_assist.vision.events import TableEvent
 
 Durability = Literal["process", "power"]
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _locked(method: _F) -> _F:
-    """Run the method holding the log's lock (the referee thread writes while the app reads)."""
-    @functools.wraps(method)
-    def wrapper(self: HandLog, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return method(self, *args, **kwargs)
-    return wrapper  # type: ignore[return-value]
 _AUTO = ("id", "seq", "prev", "recorded_at", "hash")
 WAL_AUTOCHECKPOINT_PAGES = 10_000
 _JPEG_MAGIC = b"\xff\xd8\xff"
 INCOMPLETE_REASON = "the recorder stopped before the hand ended (crash or kill); found when the log was reopened"
+
+
+def _locked(method: _F) -> _F:
+    """Run the method holding the log's lock (the referee thread writes while the app reads)."""
+
+    @functools.wraps(method)
+    def wrapper(self: HandLog, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def now_text() -> str:
