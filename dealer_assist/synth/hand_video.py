@@ -62,6 +62,7 @@ from dealer_assist.synth.table_render import (
     random_effects,
     random_felt,
 )
+from dealer_assist.synth.truth import ObjectTruth
 from dealer_assist.vision.events import (
     ButtonMoved,
     CardBurned,
@@ -636,8 +637,11 @@ class SimulatedTable:
         return stub + [p for _, _, p in items]
 
     def render_frame(self, f: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
-        image, _ = self.renderer.render(self.placements(f), self.effects, noise_seed=self._seed * 100_003 + f)
-        return image
+        return self.render_frame_truth(f)[0]
+
+    def render_frame_truth(self, f: int) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], list[ObjectTruth]]:
+        """Frame f and the ground truth of every object in it (as in `render_scene`)."""
+        return self.renderer.render(self.placements(f), self.effects, noise_seed=self._seed * 100_003 + f)
 
 
 def write_video(source: SimulatedTable, out: str | Path, *, progress: bool = False) -> Path:
