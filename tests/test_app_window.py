@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,16 @@ def test_screenshot_badacey_showdown(qtbot, qapp, app_dirs: Path) -> None:
     assert shown and all("\nbadugi:" in p.hand.text() for p in shown)
     SCREENSHOTS.mkdir(exist_ok=True)
     assert window.grab().save(str(SCREENSHOTS / "badacey_showdown.png"))
+
+
+def test_demo_button_and_new_rules_restart_the_demo(qtbot, qapp, app_dirs: Path) -> None:
+    window = _window(qtbot, qapp, app_dirs)
+    window.set_mode("training")
+    qtbot.mouseClick(window.demo_button, Qt.MouseButton.LeftButton)
+    assert window.driver is not None and window.mode == "live" and window.demo_button.isChecked()
+    qtbot.waitUntil(lambda: len(window.live.seats.panels) == 6, timeout=3000)
+    window.apply_settings(replace(window.settings, house_preset="badacey-no-limit-single"))
+    assert window.driver is not None and window.driver.rules.game == "badacey" and window.table.game == "badacey"
+    qtbot.mouseClick(window.demo_button, Qt.MouseButton.LeftButton)
+    assert window.driver is None and not window.live.seats.panels and not window.demo_button.isChecked()
+    window.close()

@@ -49,7 +49,7 @@ from dealer_assist.app.views.live import LiveView
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.table_overlay import TableOverlay
-from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.records import DealerAction, Prompt
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.store.handlog import HandLog
@@ -212,6 +212,12 @@ class MainWindow(QMainWindow):
         self.table_label = QLabel()
         self.table_label.setObjectName("muted")
         bar.addWidget(self.table_label)
+        self.demo_button = QPushButton("Play demo")
+        self.demo_button.setCheckable(True)
+        self.demo_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.demo_button.setToolTip("play simulated hands on the Live view (no camera needed)")
+        self.demo_button.clicked.connect(self.toggle_demo)
+        bar.addWidget(self.demo_button)
         settings_button = QPushButton("Settings")
         settings_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         settings_button.clicked.connect(self.edit_settings)
@@ -300,9 +306,29 @@ class MainWindow(QMainWindow):
                 self.show_notice(f"Demo hands are not being recorded: {exc}")
         self.live.show_award(None)
         self.demo_timer.start()
+        self.demo_button.setChecked(True)
         how = "betting plays itself" if auto_bet else "enter each betting action on the pad"
         self.statusBar().showMessage(f"Demo: simulated {rules.game} hands ({self.settings.house_preset}); {how}")
         return self.driver
+
+    def toggle_demo(self) -> None:
+        if self.driver is None:
+            self.start_demo()
+            self.set_mode("live")
+        else:
+            self.stop_demo()
+
+    def stop_demo(self) -> None:
+        self.demo_timer.stop()
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+        self.driver = None
+        self.demo_button.setChecked(False)
+        self.table.set_seats(())
+        self.table.set_prompt(Prompt(phase="idle", message="waiting for a hand"))
+        self.live.show_award(None)
+        self.statusBar().showMessage("Demo stopped")
 
     def demo_step(self) -> None:
         if self.driver is None:
@@ -415,6 +441,10 @@ class MainWindow(QMainWindow):
         self.flags.set_pin(settings.supervisor_pin)
         self._refresh_summary()
         self.install_overlay()
+        if self.driver is not None:  # new house rules or stakes: deal the demo again under them
+            auto_bet = self.driver.auto_bet
+            self.stop_demo()
+            self.start_demo(auto_bet=auto_bet)
         self.save()
 
     def save(self) -> None:
