@@ -59,6 +59,8 @@ class HandRun:
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
         self._once: set[tuple[object, ...]] = set()
+        self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
+        """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
         self._last_phase = self.hand.phase
         self._last_draw = 0
         self.cards_seen = False
@@ -117,11 +119,12 @@ class HandRun:
             seat = hand.next_shower
             if seat is None or hand.phase is not Phase.SHOWDOWN:
                 break
-            if any(isinstance(p, CardsShown) and p.seat == seat for p in self.pending):
-                continue
-            if not hand.can_muck(seat):
-                self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was gathered without being seen "
-                           "face up; the pots cannot be awarded by the camera", t, frame, severity=Severity.WARNING)
+            shown = any(isinstance(p, CardsShown) and p.seat == seat for p in self.pending)
+            if shown or not hand.can_muck(seat):
+                if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
+                    what = "shown with the wrong number of cards" if shown else "gathered without being seen face up"
+                    self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; the pots cannot "
+                               "be awarded by the camera", t, frame, severity=Severity.WARNING)
                 break
             hand.muck(seat)
         self._after(t, frame)
@@ -178,6 +181,7 @@ class HandRun:
         if self.hand.phase is Phase.DRAWING:
             self._replaced(CardReplaced(ev.t, ev.frame, ev.seat, ev.card))
             return
+        self.physical[ev.seat] = self.physical.get(ev.seat, 0) + 1
         self._apply_deal(*self.deal.card(ev.seat, ev.card, ev.t, ev.frame))
 
     def _exposed(self, ev: CardExposed) -> None:
@@ -238,6 +242,7 @@ class HandRun:
         seat = ev.seat
         if seat not in hand.index_of or not hand.live[hand.index_of[seat]]:
             return
+        self.physical[seat] = 0
         if hand.phase in (Phase.AWARDING, Phase.DONE):
             return
         if hand.phase is Phase.SHOWDOWN:
@@ -256,6 +261,11 @@ class HandRun:
             self._draw_no = self.hand.draw
             self._declared, self._received, self._ooo_owed = {}, {}, {}
 
+    def _no_betting_next(self) -> bool:
+        """At most one seat in the hand has chips behind: the betting round after this draw is skipped."""
+        hand = self.hand
+        return sum(1 for i in range(len(hand.seats)) if hand.live[i] and hand.stacks[i] > 0) <= 1
+
     def _draw_seats(self) -> list[int]:
         return [self.hand.seats[i] for i in self.hand.draw_order]
 
@@ -265,6 +275,7 @@ class HandRun:
         if self._held is not None:
             self._resolve_held(None, ev.t, ev.frame)
         seat = ev.seat
+        self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
         if hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round:
             self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw "
                        f"{self._draw_no} was over", ev.t, ev.frame)
@@ -279,6 +290,9 @@ class HandRun:
             self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} outside its draw "
                        f"({hand.phase})", ev.t, ev.frame, severity=Severity.WARNING)
             return
+        if seat in self._declared and self._no_betting_next() and hand.draw < self.rules.draws:
+            self._close_draw(ev.t, ev.frame)         # no betting between draws: this is the next draw
+            self._sync_draw()
         if seat in self._declared:
             who = "stood pat" if self._declared[seat] == 0 else f"discarded {self._declared[seat]}"
             self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after the seats after it "
@@ -334,12 +348,14 @@ class HandRun:
         """Seats still owed cards when the table moved on: flag, then give them the cards they lack."""
         hand = self.hand
         seat = hand.next_card_seat
-        while hand.phase is Phase.DRAWING and seat is not None:
+        draw = hand.draw
+        while hand.phase is Phase.DRAWING and hand.draw == draw and seat is not None:
             owed = hand.owed_to(seat)
             got = self._received.get(seat, 0)
-            self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
-                       f"and got {got} replacement{'s' if got != 1 else ''} ({owed} short)", t, frame,
-                       once=("mismatch", self._draw_no, seat))
+            if self.physical.get(seat, 0) < self.rules.hand_size:    # not a seat a misdeal left over
+                self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
+                           f"and got {got} replacement{'s' if got != 1 else ''} ({owed} short)", t, frame,
+                           once=("mismatch", self._draw_no, seat))
             for _ in range(owed):
                 if not self._give(seat, None):
                     return
@@ -351,7 +367,8 @@ class HandRun:
         if self._held is not None:
             self._resolve_held(None, t, frame)
         hand = self.hand
-        while hand.phase is Phase.DRAWING:
+        draw = hand.draw
+        while hand.phase is Phase.DRAWING and hand.draw == draw:
             pat = hand.next_discarder
             if pat is not None:
                 hand.discard(pat, 0)
@@ -381,6 +398,7 @@ class HandRun:
         hand = self.hand
         self._sync_draw()
         seat = ev.seat
+        self.physical[seat] = self.physical.get(seat, 0) + 1
         if self._held is not None:
             self._resolve_held(seat, ev.t, ev.frame)
         if self._ooo_owed.get(seat, 0) > 0:
@@ -406,6 +424,8 @@ class HandRun:
         if seat in self._declared or (hand.phase is Phase.DRAWING and seat in self._draw_seats()):
             got = self._received.get(seat, 0) + 1
             self._received[seat] = got
+            if self.physical[seat] <= self.rules.hand_size:       # it makes up a seat a misdeal left short
+                return
             self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
                        f"and got {got} replacements", ev.t, ev.frame, once=("mismatch", self._draw_no, seat))
             return
@@ -435,6 +455,8 @@ class HandRun:
         if not hand.live[hand.index_of[seat]]:
             return
         self.pending = [p for p in self.pending if not (isinstance(p, CardsShown) and p.seat == seat)]
+        if hand.phase is Phase.DRAWING and self._no_betting_next() and hand.draw == self.rules.draws:
+            self._close_draw(ev.t, ev.frame)         # the last draw is over and no betting follows
         if hand.phase is Phase.SHOWDOWN and hand.next_shower == seat:
             self._show(ev)
         else:
@@ -443,6 +465,9 @@ class HandRun:
     def _show(self, ev: CardsShown) -> bool:
         hand = self.hand
         if len(ev.cards) != self.rules.hand_size:
+            if len(ev.cards) == self.physical.get(ev.seat) and hand.can_muck(ev.seat):
+                hand.muck(ev.seat)                  # the wrong number of cards (after a flagged error): dead
+                return True
             self.pending.append(ev)                 # partly turned over: wait for the rest
             return False
         try:
@@ -463,7 +488,7 @@ class HandRun:
             return hand.phase is Phase.DRAWING and hand.next_card_seat == item.seat
         if isinstance(item, CardsShown):
             return (hand.phase is Phase.SHOWDOWN and hand.next_shower == item.seat
-                    and len(item.cards) == self.rules.hand_size)
+                    and len(item.cards) in (self.rules.hand_size, self.physical.get(item.seat)))
         return (hand.phase is Phase.SHOWDOWN and hand.next_shower == item.seat) or (
             hand.phase is Phase.BETTING and hand.actor == item.seat)
 
@@ -507,6 +532,8 @@ class HandRun:
                     progress = True
                     break
         if hand.phase is Phase.SHOWDOWN:
+            if any(isinstance(p, CardsShown) and p.seat == hand.next_shower for p in self.pending):
+                return                              # the seat due has turned its cards (not all read yet)
             for item in self.pending:
                 if isinstance(item, CardsShown) and len(item.cards) == self.rules.hand_size:
                     self._flag(FlagKind.SHOW_OUT_OF_ORDER, item.seat, f"seat {item.seat} showed before seat "
