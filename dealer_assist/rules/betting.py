@@ -13,8 +13,15 @@ a step costs no copies. The two short all-in rules:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from dealer_assist.rules.house_rules import HouseRules
+
+
+@cache
+def _after(i: int, n: int) -> tuple[int, ...]:
+    """Seat indices clockwise after index i (i itself excluded)."""
+    return tuple((i + k) % n for k in range(1, n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +164,7 @@ class BettingRound:
         n = len(bets)
         raised = amount - top
         rules = self.rules
-        self.to_act = [j for j in ((i + k) % n for k in range(1, n)) if live[j] and stacks[j] > 0]
+        self.to_act = [j for j in _after(i, n) if live[j] and stacks[j] > 0]
         self.last_aggressor = i
         self.raise_count += 1
         self.acted.add(i)

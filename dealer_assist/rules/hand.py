@@ -66,6 +66,12 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+# Module constants: looking a member up on an Enum class costs a slow attribute lookup per step.
+_POSTING, _DEALING, _BETTING, _DRAWING, _SHOWDOWN, _AWARDING, _DONE = (
+    Phase.POSTING, Phase.DEALING, Phase.BETTING, Phase.DRAWING, Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE,
+)
+
+
 def _discard_what(seat: int | None) -> str:
     return "a discard" if seat is None else f"a discard by seat {seat}"
 
@@ -82,6 +88,7 @@ class Hand:
         "_deal_total",
         "_declare_pos",
         "_reserve_cards",
+        "_sequential",
         "_show_order",
         "_shown",
         "bets",
@@ -143,7 +150,7 @@ class Hand:
         if deck is None and rng is not None and seed is not None:
             deck = Deck.shuffled(rng.randrange(2**32))
         self.stub = Stub(None if deck is None else list(deck), rng)
-        self.phase = Phase.POSTING
+        self.phase = _POSTING
         self.round = 0
         self.draw = 0
         self.deal_count = 0
@@ -156,10 +163,11 @@ class Hand:
         self._show_order: list[int] = []
         self._shown: dict[int, tuple[Card, ...]] = {}
         self._deal_total = n * rules.hand_size
+        self._sequential = rules.draw_procedure == "sequential"
         self._reserve_cards = 0 if rules.last_card_dealable else 1
         self.pending_posts: list[tuple[int, str, int]] = self._forced_bets()
         if not self.pending_posts:
-            self.phase = Phase.DEALING
+            self.phase = _DEALING
 
     # -- setup -------------------------------------------------------------------------------------
 
@@ -184,13 +192,13 @@ class Hand:
     @property
     def actor(self) -> int | None:
         """The seat whose betting turn it is, or None outside betting."""
-        if self.phase is not Phase.BETTING or not self.betting.to_act:
+        if self.phase is not _BETTING or not self.betting.to_act:
             return None
         return self.seats[self.betting.to_act[0]]
 
     @property
     def done(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def stub_count(self) -> int:
@@ -225,7 +233,7 @@ class Hand:
     @property
     def next_post(self) -> tuple[int, str, int] | None:
         """(seat, "ante"/"small blind"/"big blind", amount) due next, or None."""
-        if self.phase is not Phase.POSTING:
+        if self.phase is not _POSTING:
             return None
         i, kind, amount = self.pending_posts[0]
         return self.seats[i], kind, min(amount, self.stacks[i])
@@ -233,9 +241,9 @@ class Hand:
     @property
     def next_card_seat(self) -> int | None:
         """The seat the next dealt or replacement card goes to (None when no card is due)."""
-        if self.phase is Phase.DEALING:
+        if self.phase is _DEALING:
             return self.seats[self.deal_count % len(self.seats)]
-        if self.phase is Phase.DRAWING:
+        if self.phase is _DRAWING:
             i = self._replacement_due()
             return None if i is None else self.seats[i]
         return None
@@ -243,37 +251,37 @@ class Hand:
     @property
     def next_discarder(self) -> int | None:
         """The seat due to declare its discards in this draw, or None."""
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             return None
         i = self._declarer_due()
         return None if i is None else self.seats[i]
 
     def owed_to(self, seat: int) -> int:
         """Replacement cards the seat is still owed in this draw."""
-        return self.owed[self.index_of[seat]] if self.phase is Phase.DRAWING else 0
+        return self.owed[self.index_of[seat]] if self.phase is _DRAWING else 0
 
     @property
     def burn_due(self) -> bool:
         """The burn card must come before the next replacement (house option burn_before_draw)."""
-        return self.phase is Phase.DRAWING and self.burn_owed and self._replacement_due() is not None
+        return self.phase is _DRAWING and self.burn_owed and self._replacement_due() is not None
 
     @property
     def needs_reshuffle(self) -> bool:
         """A card is due and the stub cannot give it (seed 004; house option last_card_dealable)."""
-        if self.phase is not Phase.DRAWING or self._replacement_due() is None:
+        if self.phase is not _DRAWING or self._replacement_due() is None:
             return False
         return self.stub.count <= self._reserve() and self.stub.pool_size(self.draw) > 0
 
     @property
     def next_shower(self) -> int | None:
         """The seat due to show (or muck) at showdown, in the house order."""
-        if self.phase is not Phase.SHOWDOWN or not self._show_order:
+        if self.phase is not _SHOWDOWN or not self._show_order:
             return None
         return self.seats[self._show_order[0]]
 
     def options(self) -> Options | None:
         """What the seat to act may do, with exact amounts; None outside betting."""
-        if self.phase is not Phase.BETTING or not self.betting.to_act:
+        if self.phase is not _BETTING or not self.betting.to_act:
             return None
         i = self.betting.to_act[0]
         bets, stacks = self.bets, self.stacks
@@ -328,7 +336,7 @@ class Hand:
     # -- posting -----------------------------------------------------------------------------------
 
     def verify_post(self, seat: int | None = None) -> int:
-        if self.phase is not Phase.POSTING:
+        if self.phase is not _POSTING:
             raise IllegalStep("a forced bet now", "antes and blinds are posted before the deal")
         i, kind, _ = self.pending_posts[0]
         if seat is not None and seat != self.seats[i]:
@@ -354,13 +362,13 @@ class Hand:
         if kind != "ante":
             self.bets[i] += amount
         if not self.pending_posts:
-            self.phase = Phase.DEALING
+            self.phase = _DEALING
         step = make_posted(self.seats[i], kind, amount)
         self.history.append(step)
         return step
 
     def post_all(self) -> None:
-        while self.phase is Phase.POSTING:
+        while self.phase is _POSTING:
             self.post()
 
     # -- dealing -----------------------------------------------------------------------------------
@@ -376,7 +384,7 @@ class Hand:
         raise IllegalStep(what, f"card {card} is {place}; a card can be in one place only")
 
     def verify_deal_card(self, seat: int | None = None, card: Card | None = None) -> int:
-        if self.phase is not Phase.DEALING:
+        if self.phase is not _DEALING:
             raise IllegalStep("a card dealt now", f"the deal is over or has not started (phase {self.phase})")
         i = self.deal_count % len(self.seats)
         if seat is not None and seat != self.seats[i]:
@@ -400,10 +408,19 @@ class Hand:
 
     def deal_card(self, seat: int | None = None, card: Card | None = None) -> Dealt:
         """Deal one card of the initial deal to the seat due; None = face down (or the top card)."""
-        i = self.verify_deal_card(seat, card)
-        got = self.stub.take(card)
+        stub = self.stub
+        i = self.deal_count % len(self.seats)
+        legal = self.phase is _DEALING and stub.count > 0 and (seat is None or seat == self.seats[i])
+        key = -1
+        if legal and card is not None:
+            key = card_key(card)
+            w = stub.where[key]
+            legal = w == STUB or (w == UNSEEN and stub.known is None)
+        if not legal:  # verify_deal_card names the rule (the checks above are its common case)
+            i = self.verify_deal_card(seat, card)
+        got = stub.take(card)
         if got is not None:
-            self.stub.where[card_key(got)] = i
+            stub.where[key if key >= 0 and got is card else card_key(got)] = i
         self.hands[i].append(got)
         self.deal_count += 1
         step = make_dealt(self.seats[i], got)
@@ -413,7 +430,7 @@ class Hand:
         return step
 
     def deal_all(self) -> None:
-        while self.phase is Phase.DEALING:
+        while self.phase is _DEALING:
             self.deal_card()
 
     # -- betting -----------------------------------------------------------------------------------
@@ -421,7 +438,7 @@ class Hand:
     def _start_betting(self, round_index: int) -> None:
         self.round = round_index
         self.betting = BettingRound(self.rules, round_index)
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.betting.start(self.bets, self.stacks, self.live)
         if not self.betting.to_act:
             self._end_betting()
@@ -429,7 +446,7 @@ class Hand:
     def _end_betting(self) -> None:
         self.bets = [0] * len(self.seats)
         if sum(self.live) <= 1:
-            self.phase = Phase.AWARDING
+            self.phase = _AWARDING
         elif self.round < self.rules.draws:
             self._start_draw(self.round + 1)
         else:
@@ -440,7 +457,7 @@ class Hand:
             self._end_betting()
 
     def _verify_turn(self, seat: int | None, what: str) -> int:
-        if self.phase is not Phase.BETTING or not self.betting.to_act:
+        if self.phase is not _BETTING or not self.betting.to_act:
             raise IllegalStep(f"{what} now", f"no betting round is under way (phase {self.phase})")
         i = self.betting.to_act[0]
         if seat is not None and seat != self.seats[i]:
@@ -473,7 +490,8 @@ class Hand:
         self.betting.on_fold(i)
         step = make_folded(self.round, self.seats[i])
         self.history.append(step)
-        self._after_action()
+        if not self.betting.to_act or self.live.count(True) <= 1:
+            self._end_betting()
         return step
 
     def verify_check(self, seat: int | None = None) -> int:
@@ -492,10 +510,11 @@ class Hand:
 
     def check(self, seat: int | None = None) -> Checked:
         i = self.verify_check(seat)
-        self.betting.on_call(i, max(self.bets))
+        self.betting.on_call(i, self.bets[i])
         step = make_checked(self.round, self.seats[i])
         self.history.append(step)
-        self._after_action()
+        if not self.betting.to_act or self.live.count(True) <= 1:
+            self._end_betting()
         return step
 
     def verify_call(self, seat: int | None = None) -> int:
@@ -525,30 +544,40 @@ class Hand:
         self.betting.on_call(i, top)
         step = make_called(self.round, self.seats[i], amount, stacks[i] == 0)
         self.history.append(step)
-        self._after_action()
+        if not self.betting.to_act or self.live.count(True) <= 1:
+            self._end_betting()
         return step
 
     def _verify_wager(self, amount: int, seat: int | None, bet: bool) -> int:
-        what = f"a {'bet' if bet else 'raise'} to {amount}"
-        i = self._verify_turn(seat, what)
-        what += f" by seat {self.seats[i]}"
-        top = max(self.bets)
+        word = "bet" if bet else "raise"
+        if self.phase is not _BETTING or not self.betting.to_act:
+            i = self._verify_turn(seat, f"a {word} to {amount}")
+        i = self.betting.to_act[0]
+        if seat is not None and seat != self.seats[i]:
+            self._verify_turn(seat, f"a {word} to {amount}")
+        bets = self.bets
+        top = max(bets)
         if bet and top > 0:
-            raise IllegalStep(what, f"there is already a bet of {top} this round; raise instead")
+            raise IllegalStep(self._wager_what(word, amount, i), f"there is already a bet of {top} this round; "
+                              "raise instead")
         if not bet and top == 0:
-            raise IllegalStep(what, "there is no bet to raise this round; bet instead")
+            raise IllegalStep(self._wager_what(word, amount, i), "there is no bet to raise this round; bet instead")
         collected = self._collected()
-        why = self.betting.why_no_raise(i, self.bets, self.stacks, self.live, collected)
+        why = self.betting.why_no_raise(i, bets, self.stacks, self.live, collected)
         if why is not None:
             rule, option = _split_rule(why)
-            raise IllegalStep(what, rule, option)
-        low, high = self.betting.raise_bounds(i, self.bets, self.stacks, collected)
-        if amount % self.rules.chip_unit and amount != self.stacks[i] + self.bets[i]:
-            raise IllegalStep(what, f"wagers are in units of the table's smallest chip ({self.rules.chip_unit})",
-                              "chip_unit")
+            raise IllegalStep(self._wager_what(word, amount, i), rule, option)
+        low, high = self.betting.raise_bounds(i, bets, self.stacks, collected)
         if not low <= amount <= high:
-            raise IllegalStep(what, self._size_rule(low, high, bet))
+            raise IllegalStep(self._wager_what(word, amount, i), self._size_rule(low, high, bet))
+        unit = self.rules.chip_unit
+        if unit != 1 and amount % unit and amount != self.stacks[i] + bets[i]:
+            raise IllegalStep(self._wager_what(word, amount, i),
+                              f"wagers are in units of the table's smallest chip ({unit})", "chip_unit")
         return i
+
+    def _wager_what(self, word: str, amount: int, i: int) -> str:
+        return f"a {word} to {amount} by seat {self.seats[i]}"
 
     def _size_rule(self, low: int, high: int, bet: bool) -> str:
         betting = self.rules.betting
@@ -579,7 +608,8 @@ class Hand:
         del full
         step = make_bet(self.round, self.seats[i], amount, self.stacks[i] == 0)
         self.history.append(step)
-        self._after_action()
+        if not self.betting.to_act or self.live.count(True) <= 1:
+            self._end_betting()
         return step
 
     def verify_raise_to(self, amount: int, seat: int | None = None) -> int:
@@ -598,7 +628,8 @@ class Hand:
         full = self._wager(i, amount)
         step = make_raised(self.round, self.seats[i], amount, self.stacks[i] == 0, full)
         self.history.append(step)
-        self._after_action()
+        if not self.betting.to_act or self.live.count(True) <= 1:
+            self._end_betting()
         return step
 
     def _wager(self, i: int, amount: int) -> bool:
@@ -612,7 +643,7 @@ class Hand:
     # -- drawing -----------------------------------------------------------------------------------
 
     def _start_draw(self, draw: int) -> None:
-        self.phase = Phase.DRAWING
+        self.phase = _DRAWING
         self.draw = draw
         self.draw_order = [i for i in range(len(self.seats)) if self.live[i]]
         self._declare_pos = 0
@@ -621,11 +652,10 @@ class Hand:
         self.replaced_any = False
 
     def _declarer_due(self) -> int | None:
-        if self._declare_pos >= len(self.draw_order):
+        pos = self._declare_pos
+        if pos >= len(self.draw_order) or (self._sequential and any(self.owed)):
             return None
-        if self.rules.draw_procedure == "sequential" and any(self.owed):
-            return None
-        return self.draw_order[self._declare_pos]
+        return self.draw_order[pos]
 
     def _replacement_due(self) -> int | None:
         owed = self.owed
@@ -645,9 +675,11 @@ class Hand:
         stub = self.stub
         return max(0, stub.count + len(stub.burns) + sum(stub.used_by_round[: self.draw]) - self._reserve_cards)
 
-    def verify_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> tuple[int, int, list[int]]:
-        """The seat index, the count, and which positions of its hand go (for a list of cards)."""
-        if self.phase is not Phase.DRAWING:
+    def verify_discard(
+        self, seat: int | None, cards: int | Sequence[Card | None]
+    ) -> tuple[int, int, list[int], list[int]]:
+        """The seat index, the count, which positions of its hand go and the keys of the faces given."""
+        if self.phase is not _DRAWING:
             raise IllegalStep(f"{_discard_what(seat)} now", f"no draw is under way (phase {self.phase})")
         i = self._declarer_due()
         if i is None:
@@ -669,8 +701,9 @@ class Hand:
         if not 0 <= count <= len(hand):
             raise IllegalStep(_discard_what(seat), f"a seat discards 0 to {len(hand)} cards, not {count}")
         picks: list[int] = []
+        keys: list[int] = []
         if count and not isinstance(cards, int):
-            picks = self._discard_positions(i, cards)
+            picks, keys = self._discard_positions(i, cards)
         if count:
             need = sum(self.owed) + count + (1 if self.burn_owed and not self.replaced_any else 0)
             supply = self.supply()
@@ -681,18 +714,22 @@ class Hand:
                     "rounds' discards are reshuffled, this round's are not; 004)",
                     "last_card_dealable",
                 )
-        return i, count, picks
+        return i, count, picks, keys
 
-    def _discard_positions(self, i: int, cards: Sequence[Card | None]) -> list[int]:
-        """Positions in seat i's hand of the discarded cards; an unseen slot takes a face it never showed."""
+    def _discard_positions(self, i: int, cards: Sequence[Card | None]) -> tuple[list[int], list[int]]:
+        """Positions in seat i's hand of the discarded cards (an unseen slot takes a face it never
+        showed), and the keys of the faces given."""
         hand = self.hands[i]
         where = self.stub.where
         picks: list[int] = []
+        keys: list[int] = []
         size = len(hand)
         for c in cards:
             k = -1
             if c is not None:
-                w = where[card_key(c)]
+                key = card_key(c)
+                keys.append(key)
+                w = where[key]
                 if w == i:
                     for k in range(size):
                         if hand[k] is c:
@@ -710,7 +747,7 @@ class Hand:
             if k in picks:
                 raise IllegalStep(_discard_what(self.seats[i]), f"card {c} is discarded twice")
             picks.append(k)
-        return picks
+        return picks, keys
 
     def can_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> bool:
         try:
@@ -724,12 +761,13 @@ class Hand:
 
         A count with a known deck (simulation) discards the last cards held.
         """
-        i, count, picks = self.verify_discard(seat, cards)
+        i, count, picks, keys = self.verify_discard(seat, cards)
         hand = self.hands[i]
-        out: list[Card | None]
+        stub = self.stub
+        draw = self.draw
         if isinstance(cards, int):
-            out = [None] * count
-            if self.stub.known is not None:
+            out: list[Card | None] = [None] * count
+            if stub.known is not None:
                 # A known deck: the cards are known, so a count means the last `count` cards held.
                 out = hand[len(hand) - count :]
                 del hand[len(hand) - count :]
@@ -740,23 +778,27 @@ class Hand:
                 # Which known cards went is unseen: the rest of the hand becomes unknown too.
                 for c in hand:
                     if c is not None:
-                        self.stub.place(c, UNSEEN)
+                        stub.place(c, UNSEEN)
                 hand[:] = [None] * (len(hand) - count)
+            faces = tuple(out)
+            if count:
+                stub.discard(out, draw)
         else:
-            out = list(cards)
-            for k in sorted(picks, reverse=True):
-                del hand[k]
-        if count:
-            self.stub.discard(out, self.draw)
+            faces = tuple(cards)
+            if count:
+                for k in sorted(picks, reverse=True):
+                    del hand[k]
+                stub.discard_known(faces, keys, draw)
         self.owed[i] = count
         self._declare_pos += 1
-        step = make_discarded(self.draw, self.seats[i], count, tuple(out))
+        step = make_discarded(draw, self.seats[i], count, faces)
         self.history.append(step)
-        self._finish_draw_if_done()
+        if self._declare_pos >= len(self.draw_order) and not any(self.owed):
+            self._start_betting(draw)
         return step
 
     def verify_burn(self, card: Card | None = None) -> None:
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             raise IllegalStep("a burn now", f"cards are burned only in a draw (phase {self.phase})",
                               "burn_before_draw")
         if not self.burn_owed:
@@ -785,7 +827,7 @@ class Hand:
         return step
 
     def verify_reshuffle(self) -> None:
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             raise IllegalStep("a reshuffle now", f"the stub is reshuffled only in a draw (phase {self.phase})")
         if self.stub.count > self._reserve() and not (self.burn_owed and self.stub.count == 0):
             raise IllegalStep(
@@ -812,7 +854,7 @@ class Hand:
         return self._record(Reshuffled(self.draw, count, last))  # type: ignore[return-value]
 
     def verify_replace(self, seat: int | None = None, card: Card | None = None) -> int:
-        if self.phase is Phase.DRAWING and not self.burn_owed:  # the common case, checked fast
+        if self.phase is _DRAWING and not self.burn_owed:  # the common case, checked fast
             i = self._replacement_due()
             if (
                 i is not None
@@ -822,7 +864,7 @@ class Hand:
             ):
                 return i
         what = "a replacement card" + ("" if seat is None else f" to seat {seat}")
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             raise IllegalStep(f"{what} now", f"no draw is under way (phase {self.phase})")
         i = self._replacement_due()
         if i is None:
@@ -863,8 +905,9 @@ class Hand:
         stub = self.stub
         owed = self.owed
         i = -1
-        if self.phase is Phase.DRAWING and not self.burn_owed and stub.count > self._reserve_cards and (
-            self._declare_pos >= len(self.draw_order) or self.rules.draw_procedure == "sequential"
+        key = -1
+        if self.phase is _DRAWING and not self.burn_owed and stub.count > self._reserve_cards and (
+            self._sequential or self._declare_pos >= len(self.draw_order)
         ):
             for j in self.draw_order:
                 if owed[j]:
@@ -873,14 +916,15 @@ class Hand:
             if i >= 0 and seat is not None and seat != self.seats[i]:
                 i = -1
             if i >= 0 and card is not None:
-                w = stub.where[card_key(card)]
+                key = card_key(card)
+                w = stub.where[key]
                 if not (w == STUB or (w == UNSEEN and stub.known is None)):
                     i = -1
         if i < 0:
             i = self.verify_replace(seat, card)
         got = stub.take(card)
         if got is not None:
-            stub.where[card_key(got)] = i
+            stub.where[key if key >= 0 and got is card else card_key(got)] = i
         self.hands[i].append(got)
         owed[i] -= 1
         self.replaced_any = True
@@ -893,7 +937,7 @@ class Hand:
     # -- showdown ----------------------------------------------------------------------------------
 
     def _start_showdown(self) -> None:
-        self.phase = Phase.SHOWDOWN
+        self.phase = _SHOWDOWN
         n = len(self.seats)
         first = self.betting.last_aggressor if self.betting.round == self.rules.draws else None
         if first is None or not self.live[first]:
@@ -902,7 +946,7 @@ class Hand:
         self._shown = {}
 
     def _verify_shower(self, seat: int | None, what: str) -> int:
-        if self.phase is not Phase.SHOWDOWN or not self._show_order:
+        if self.phase is not _SHOWDOWN or not self._show_order:
             raise IllegalStep(f"{what} now", f"no showdown is under way (phase {self.phase})")
         i = self._show_order[0]
         if seat is not None and seat != self.seats[i]:
@@ -929,7 +973,7 @@ class Hand:
                               f"card {missing} was dealt to this seat and is not among the cards shown")
         for k in keys:
             w = where[k]
-            if not (w == i or w == STUB or (w == UNSEEN and self.stub.known is None)):
+            if not (w in (i, STUB) or (w == UNSEEN and self.stub.known is None)):
                 place = f"seat {self.seats[w]}'s hand" if w >= 0 else "the muck or the stub"
                 raise IllegalStep(f"seat {self.seats[i]} showing",
                                   f"card {card_from_index(k)} is in {place}; a card can be in one place only")
@@ -1002,16 +1046,16 @@ class Hand:
 
     def _after_show(self) -> None:
         if not self._show_order or (not self._shown and len(self._show_order) == 1):
-            self.phase = Phase.AWARDING
+            self.phase = _AWARDING
 
     # -- award -------------------------------------------------------------------------------------
 
     def verify_award(self) -> None:
-        if self.phase is not Phase.AWARDING:
+        if self.phase is not _AWARDING:
             raise IllegalStep("an award now", f"pots are awarded after the showdown (phase {self.phase})")
 
     def can_award(self) -> bool:
-        return self.phase is Phase.AWARDING
+        return self.phase is _AWARDING
 
     def award(self) -> Awarded:
         """Award every pot (award_pots); uncontested when one seat is left: it wins without showing."""
@@ -1037,7 +1081,7 @@ class Hand:
             )
         for seat, amount in result.totals.items():
             self.stacks[self.index_of[seat]] += amount
-        self.phase = Phase.DONE
+        self.phase = _DONE
         return self._record(Awarded(result, uncontested))  # type: ignore[return-value]
 
 

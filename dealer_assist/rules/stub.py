@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from dealer_assist.cards import FULL_DECK, Card
+from dealer_assist.cards import FULL_DECK, Card, card_from_index
 
 STUB = -1
 """`where` code of a known card that is in the stub."""
@@ -22,9 +22,20 @@ UNSEEN = -3
 _SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
 
 
-def card_key(card: Card) -> int:
-    """`card.index` without Python-level property calls (the hot path of every deal)."""
+def _compute_key(card: Card) -> int:
     return (int(card.rank) - 1) * 4 + _SUIT_ORDER[card.suit._value_]
+
+
+# The package's canonical Card objects (FULL_DECK, card_from_index) live as long as the program, so
+# their ids are never reused: a lookup by id is the cheapest way to their key.
+_KEY_BY_ID: dict[int, int] = {id(c): _compute_key(c) for c in (*FULL_DECK, *map(card_from_index, range(52)))}
+_key_by_id = _KEY_BY_ID.get
+
+
+def card_key(card: Card) -> int:
+    """`card.index` (0..51) without Python-level property calls (the hot path of every deal)."""
+    key = _key_by_id(id(card))
+    return _compute_key(card) if key is None else key
 
 
 class Stub:
@@ -111,11 +122,22 @@ class Stub:
     def discard(self, cards: Iterable[Card | None], tag: int) -> None:
         """Cards leaving play (a discard or a folded hand) in round `tag`."""
         where = self.where
+        used = self.used
+        n = 0
         for c in cards:
-            self.used.append((c, tag))
-            self.used_by_round[tag] += 1
+            used.append((c, tag))
+            n += 1
             if c is not None:
                 where[card_key(c)] = USED
+        self.used_by_round[tag] += n
+
+    def discard_known(self, cards: tuple[Card | None, ...], keys: list[int], tag: int) -> None:
+        """`discard` when the keys of the faces among `cards` are already known."""
+        self.used.extend([(c, tag) for c in cards])
+        self.used_by_round[tag] += len(cards)
+        where = self.where
+        for key in keys:
+            where[key] = USED
 
     def burn(self, card: Card | None) -> None:
         self.burns.append(card)
