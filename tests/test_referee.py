@@ -172,10 +172,12 @@ def test_seat_skipped_then_made_up_at_the_end() -> None:
 
 
 def test_wrong_card_count_short_and_over() -> None:
-    short = Script().deal(*(ORDER * 3), 1, 2).act(3, "call")   # seat 3 got 3 cards
+    short = Script().deal(*(ORDER * 3), 1).act(3, "call")      # seats 2 and 3 got 3 cards: the deal stopped
     referee = run(short)
-    assert kinds(referee) == [("wrong_card_count", 3)]
+    assert kinds(referee) == [("wrong_card_count", 2), ("wrong_card_count", 3)]
     assert referee.prompt.actor == 1                           # the action was applied after the flag
+    last = Script().deal(*(ORDER * 3), 1, 2).act(3, "call")    # one card short at the end: the button skipped
+    assert kinds(run(last)) == [("seat_skipped", 3)]
     over = Script().deal_all(ORDER).deal(2).act(3, "call")      # seat 2 got a fifth card
     assert kinds(run(over)) == [("wrong_card_count", 2)]
 

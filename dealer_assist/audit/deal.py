@@ -108,6 +108,14 @@ class DealChecker:
             return slots, notes
         if self.pending is not None:
             self._resolve(None, slots, notes)
+        if self.pos == len(self.expected) - 1:
+            # One card short at the very end: the dealer skipped the last seat of the last round.
+            seat = self.expected[self.pos]
+            self.short_explained[seat] += 1
+            landing = max(self.last_landing.values(), key=lambda x: x.t, default=None)
+            notes.append(DealNote(FlagKind.SEAT_SKIPPED, seat, f"seat {seat} was skipped: the deal ended one card "
+                                  "short, at its turn", landing.t if landing else 0.0,
+                                  landing.frame if landing else None))
         while self.pos < len(self.expected):
             slots.append(Slot(self.expected[self.pos], None, False))
             self.pos += 1

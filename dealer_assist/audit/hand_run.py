@@ -455,8 +455,8 @@ class HandRun:
         if not hand.live[hand.index_of[seat]]:
             return
         self.pending = [p for p in self.pending if not (isinstance(p, CardsShown) and p.seat == seat)]
-        if hand.phase is Phase.DRAWING and self._no_betting_next() and hand.draw == self.rules.draws:
-            self._close_draw(ev.t, ev.frame)         # the last draw is over and no betting follows
+        while hand.phase is Phase.DRAWING and self._no_betting_next():
+            self._close_draw(ev.t, ev.frame)         # the draws are over (no betting between them): showdown
         if hand.phase is Phase.SHOWDOWN and hand.next_shower == seat:
             self._show(ev)
         else:
