@@ -275,3 +275,18 @@ def test_demo_button_and_new_rules_restart_the_demo(qtbot, qapp, app_dirs: Path)
     qtbot.mouseClick(window.demo_button, Qt.MouseButton.LeftButton)
     assert window.driver is None and not window.live.seats.panels and not window.demo_button.isChecked()
     window.close()
+
+
+def test_closing_mid_hand_marks_the_recorded_hand_incomplete(qtbot, qapp, app_dirs: Path) -> None:
+    from dealer_assist.store.handlog import HandLog
+
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=True, seed=4)
+    qtbot.waitUntil(lambda: window.driver is not None and len(window.driver.hand.history) > 10, timeout=5000)
+    window.close()
+    assert window.recorder is None
+    log = HandLog.open_readonly(app_dirs / "log" / "hand-log.sqlite")
+    try:
+        statuses = [h.status for h in log.list_hands()]
+        assert statuses and statuses[-1] == "incomplete" and log.verify().ok
+    finally:
+        log.close()

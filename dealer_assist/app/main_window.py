@@ -454,7 +454,13 @@ class MainWindow(QMainWindow):
             self.show_notice(f"Could not save settings to {self.settings_path}: {exc}")
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
+        self.demo_timer.stop()
         self.stop_capture()
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+        self.review_model.close()
         self.settings = replace(self.settings, trainee=self.training.trainee.text().strip() or self.settings.trainee)
         self.save()
         super().closeEvent(event)
@@ -483,12 +489,17 @@ def run(
     window.show()
     shown_s = time.perf_counter() - started
     window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")
-    if screenshot is not None:
-        def grab() -> None:
+    def grab() -> None:
+        if screenshot is not None:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             window.grab().save(str(screenshot))
 
-        QTimer.singleShot(max(200, (quit_after_ms or 1000) - 100), grab)
-    if quit_after_ms is not None:
-        QTimer.singleShot(quit_after_ms, window.close)
+    def grab_and_close() -> None:
+        grab()
+        window.close()
+
+    if quit_after_ms is not None:  # grab just before closing, so the picture shows the state at the end
+        QTimer.singleShot(quit_after_ms, grab_and_close)
+    elif screenshot is not None:
+        QTimer.singleShot(1000, grab)
     return int(app.exec())
