@@ -172,6 +172,14 @@ def write_image(path: str | Path, image: Image) -> None:
     buf.tofile(str(p))
 
 
+def encode_jpeg(image: Image, quality: int = 85) -> bytes:
+    """JPEG bytes of a BGR image (key frames for the hand log, so callers need no cv2)."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise DetectorError("cannot encode the frame as JPEG")
+    return bytes(buf.tobytes())
+
+
 _COLOURS = {"face": (40, 200, 40), "back": (230, 120, 20), "button": (0, 215, 255)}
 
 
