@@ -432,6 +432,9 @@ class _Drawn:
     extra_outline: list[npt.NDArray[np.float64]] = field(default_factory=list)
 
 
+_MIPS: dict[tuple[str, int], tuple[Image, float]] = {}  # shrunk artwork, shared by every renderer
+
+
 class TableRenderer:
     """Draws placements over a cached background for one table, camera, pair of designs and felt."""
 
@@ -442,7 +445,6 @@ class TableRenderer:
         self.back = back
         self.felt = felt
         self.size = (camera.width, camera.height)
-        self._mips: dict[tuple[str, int], tuple[Image, float]] = {}
         self.background = self._render_background()
         self.card_w_cm = CARD_HEIGHT_CM / face.aspect
         self.back_w_cm = CARD_HEIGHT_CM / back.aspect
@@ -459,7 +461,10 @@ class TableRenderer:
         w, h = self.size
         layers, to_canvas = _table_layers(self.profile, felt.look)
         hmat = cam.homography @ np.linalg.inv(to_canvas)
-        warped = cv2.warpPerspective(layers, hmat, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+        # felt and rail are smooth: compose them at half size, then enlarge once
+        hw, hh = (w + 1) // 2, (h + 1) // 2
+        half = np.diag([hw / w, hh / h, 1.0]) @ hmat
+        warped = cv2.warpPerspective(layers, half, (hw, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                      borderValue=(0, 0, 0, 0))
         floor = np.array(felt.floor, np.float64)
         r0 = np.array(felt.rail, np.float64) * 0.7
@@ -471,7 +476,7 @@ class TableRenderer:
         mat[:, 2] = (f0 - r0 - V_RANGE * f0) / 255
         mat[:, 3] = 2 * V_RANGE * f0 / 255
         mat[:, 4] = floor
-        out = cv2.transform(warped, mat)
+        out = cv2.resize(cv2.transform(warped, mat), (w, h), interpolation=cv2.INTER_LINEAR)
         if felt.markers and self.profile.markers:
             mk = _marker_layer(self.profile)
             if mk is not None:
@@ -506,15 +511,16 @@ class TableRenderer:
             level += 1
         if level == 0:
             return img, 1.0
-        cached = self._mips.get((key, level))
+        key = f"{self.face.name}|{self.back.name}|{key}" if key[0] in "fb" else key
+        cached = _MIPS.get((key, level))
         if cached is None:
             f = 0.5**level
             small = cv2.resize(img, (max(2, round(img.shape[1] * f)), max(2, round(img.shape[0] * f))),
                                interpolation=cv2.INTER_AREA)
             cached = (u8(small), float(img.shape[1] / small.shape[1]))
-            if len(self._mips) > 600:
-                self._mips.clear()
-            self._mips[(key, level)] = cached
+            if len(_MIPS) > 6000:
+                _MIPS.clear()
+            _MIPS[(key, level)] = cached
         return cached
 
     def _placement_h(self, p: Placement, art_w: int, art_h: int, w_cm: float, h_cm: float,
