@@ -471,3 +471,7 @@ def rasterise_all(names: Iterable[str] | None = None) -> list[str]:
             ensure_rasterised(deck)
             done.append(deck.name)
     return done
+
+
+if __name__ == "__main__":  # python -m dealer_assist.synth.card_art: rasterise every installed deck now
+    print("rasterised:", ", ".join(rasterise_all()) or "none (install gnome-cards-data / kdegames-card-data-kf5)")
