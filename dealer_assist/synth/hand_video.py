@@ -288,6 +288,20 @@ class _Builder:
             self.muck.append(o)
         return land
 
+    def dealer_hand(self, start: int, end: int) -> None:
+        """The dealer's hand holding the stub while cards go out (it hides part of the stub)."""
+        if end <= start:
+            return
+        sx, sy = self.stub_xy
+        anchor = (float(self.profile.dealer[0]) + float(self.rng.normal(0, 4)), float(self.profile.dealer[1]) + 40.0)
+        xy = (sx + float(self.rng.normal(0, 1.5)), sy + 3.0 + float(self.rng.normal(0, 1)))
+        d = np.asarray(xy) - np.asarray(anchor)
+        angle = math.degrees(math.atan2(d[1], d[0])) + 90
+        o = _Obj("hand", style=int(self.rng.integers(0, 10_000)), appear=start, vanish=end, anchor=anchor,
+                 length=min(90.0, float(np.linalg.norm(d)) + 10.0), height=4.0)
+        o.moves.append(_Move(start, start, (float(xy[0]), float(xy[1])), angle, False, "table"))
+        self.objs.append(o)
+
     def hand_pass(self, seat: int | None = None) -> None:
         """A hand reaching over some cards and back, without a table event."""
         piles = [s for s, p in self.seat_cards.items() if p]
@@ -392,7 +406,14 @@ def build_script(
             raise SimulationError("the simulated stub ran out of cards")
         return pool.pop(0)
 
+    holding: int | None = None  # frame the dealer picked up the stub for the current run of cards
     for step in steps:
+        dealing = isinstance(step, Dealt | Burned | Replaced)
+        if dealing and holding is None:
+            holding = b.f
+        elif not dealing and holding is not None and not isinstance(step, Discarded):
+            b.dealer_hand(holding, b.f)
+            holding = None
         if b.f >= next_hand_pass:
             b.hand_pass()
             next_hand_pass = b.f + b.frames(float(rng.uniform(4, 10)))
@@ -492,6 +513,8 @@ def build_script(
             b.pause(0.2)
     if not extra_done:
         raise SimulationError("could not place the extra replacement")
+    if holding is not None:
+        b.dealer_hand(holding, b.f)
     # award: the pot to the dealer's side, then gather every card, then move the button
     b.gather_bets()
     b.pause(1.2)
