@@ -368,3 +368,51 @@ def test_demo_recorder_writes_hands_off_the_ui_thread(tmp_path: Path) -> None:
         assert log.verify().ok
     finally:
         log.close()
+
+
+@pytest.mark.parametrize("preset", ["badugi-no-limit", "badacey-no-limit-single"])
+def test_refereed_demo_agrees_with_the_simulation(preset: str) -> None:
+    from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
+    from dealer_assist.app.models.refereed import RefereedDemo
+
+    table, flags = TableModel(), FlagListModel()
+    driver = DemoDriver(rules_for(preset, 5, 10), table, flags, seed=21)
+    mirror = RefereedDemo(driver, flags)
+    compared = 0
+    for _ in range(6):
+        saw_referee_prompt = False
+        while not driver.step().done:
+            saw_referee_prompt |= mirror.referee is not None and mirror.referee.run is not None
+        assert saw_referee_prompt
+        if mirror.failed is not None:
+            # known referee limit: no table event reports a reshuffle, so a draw that needs one stops it
+            assert "reshuffle" in mirror.failed
+        else:
+            assert mirror.award is not None and driver.award is not None
+            assert dict(mirror.award.totals) == dict(driver.award.totals)
+            assert not mirror.raised, [f.message for f in mirror.raised]  # a clean hand raises no flag
+            compared += 1
+        mirror.raised.clear()
+        driver.next_hand()
+    assert compared >= 4
+
+
+def test_refereed_demo_flags_a_referee_failure_instead_of_crashing() -> None:
+    from dealer_assist.app.models.demo_driver import DemoDriver, rules_for
+    from dealer_assist.app.models.refereed import RefereedDemo
+    from dealer_assist.errors import DealerAssistError
+
+    table, flags = TableModel(), FlagListModel()
+    driver = DemoDriver(rules_for("badugi-limit", 5, 10), table, flags, seed=3)
+    mirror = RefereedDemo(driver, flags)
+    assert mirror.referee is not None
+
+    def broken(item: object) -> list[object]:
+        raise DealerAssistError("boom")
+
+    mirror.referee.feed = broken  # type: ignore[method-assign]
+    while not driver.step().done:
+        pass
+    assert mirror.failed is not None and "boom" in mirror.failed
+    assert flags.entries and "referee stopped" in flags.entries[0].flag.message
+    assert table.prompt.message  # the driver's own prompt took over

@@ -32,6 +32,7 @@ from dealer_assist.app import theme
 from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.refereed import RefereedDemo
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
     MODES,
@@ -251,6 +252,7 @@ class MainWindow(QMainWindow):
         self.install_overlay()
         self.driver: DemoDriver | None = None
         self.recorder: DemoRecorder | None = None
+        self.refereed: RefereedDemo | None = None
         self.demo_timer = QTimer(self)
         self.demo_timer.setInterval(step_ms)
         self.demo_timer.timeout.connect(self.demo_step)
@@ -295,6 +297,8 @@ class MainWindow(QMainWindow):
         rules = rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
         self.flags.clear()
         self.driver = DemoDriver(rules, self.table, self.flags, players=players, seed=seed, auto_bet=auto_bet)
+        self.refereed = RefereedDemo(self.driver, self.flags)  # the live view shows the referee's prompt and flags
+        self.driver.sync()
         self.driver.award_ready.connect(self._on_award)
         if self.recorder is not None:
             self.recorder.close()
@@ -324,6 +328,7 @@ class MainWindow(QMainWindow):
             self.recorder.close()
             self.recorder = None
         self.driver = None
+        self.refereed = None
         self.demo_button.setChecked(False)
         self.table.set_seats(())
         self.table.set_prompt(Prompt(phase="idle", message="waiting for a hand"))
@@ -349,7 +354,8 @@ class MainWindow(QMainWindow):
         self.demo_timer.start()
 
     def _on_award(self, award: Award) -> None:
-        self.live.show_award(award)
+        refereed = self.refereed.award if self.refereed is not None else None
+        self.live.show_award(refereed or award)
 
     def _on_dealer_action(self, action: DealerAction) -> None:
         if self.driver is None:

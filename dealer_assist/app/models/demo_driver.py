@@ -90,6 +90,7 @@ class DemoDriver:
         self.award_ready = Signal()
         self.hand_started = Signal()
         self.stepped = Signal()  # after every change to the hand (a step or an applied action)
+        self.prompt_source: Callable[[], Prompt | None] | None = None  # e.g. the referee's prompt
         self.stacks: dict[int, int] = default_stacks(rules, players, self.rng, deep=True)
         self.button = self.rng.choice(sorted(self.stacks))
         self.hand = self._new_hand()
@@ -232,7 +233,8 @@ class DemoDriver:
     def sync(self) -> None:
         """Push the hand's state into the table model (seats, pots, prompt)."""
         self.table.set_seats(self.seat_states(), game=self.rules.game, button=self.hand.button)
-        self.table.set_prompt(self.prompt())
+        prompt = self.prompt_source() if self.prompt_source is not None else None
+        self.table.set_prompt(prompt if prompt is not None else self.prompt())
 
 
 class DemoRecorder:
