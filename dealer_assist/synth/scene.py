@@ -76,7 +76,7 @@ def render_scene(seed: int, split: Split = "train", options: SceneOptions | None
     face_name = opts.face_design or str(faces[int(rng.integers(len(faces)))])
     back_name = opts.back_design or str(backs[int(rng.integers(len(backs)))])
     size = opts.size or SIZES[int(rng.random() < 0.35)]
-    profile = opts.profile or oval_profile(opts.seats or int(rng.integers(2, 11)))
+    profile = opts.profile or random_table(rng, opts.seats, np.random.default_rng([seed, 0x7AB1E]))
     felt = random_felt(rng)
     camera = random_camera(rng, profile, size, opts)
     renderer = TableRenderer(profile, camera, load_face_design(face_name), load_back_design(back_name), felt)
@@ -91,6 +91,16 @@ def render_scene(seed: int, split: Split = "train", options: SceneOptions | None
         objects=tuple(objects), tilt_deg=camera.tilt_deg,
     )
     return RenderedScene(image, truth)
+
+
+def random_table(rng: np.random.Generator, seats: int | None = None,
+                 size_rng: np.random.Generator | None = None) -> TableProfile:
+    """An oval table for 2 to 10 seats, its size varied around the profile generator's default."""
+    n = seats or int(rng.integers(2, 11))
+    sr = size_rng or rng
+    width = (150.0 + 12.0 * n) * float(sr.uniform(0.88, 1.12))
+    height = max(80.0, min(width, width / 2 * float(sr.uniform(0.9, 1.15))))
+    return oval_profile(n, round(width, 1), round(height, 1))
 
 
 def random_camera(rng: np.random.Generator, profile: TableProfile, size: tuple[int, int],
