@@ -88,11 +88,10 @@ class BettingRound:
                 self.increment = max(bets)
         else:
             opener = 0
-        totals = sorted(bets[i] + stacks[i] for i in range(n) if live[i])
+        totals = sorted([bets[i] + stacks[i] for i in range(n) if live[i]])
         second = totals[-2] if len(totals) > 1 else 0
-        order = [(opener + k) % n for k in range(n)]
         # A seat acts only if it is in, has chips, and someone else could still match more of them.
-        self.to_act = [i for i in order if live[i] and stacks[i] > 0 and second > bets[i]]
+        self.to_act = [i for i in (opener, *_after(opener, n)) if live[i] and stacks[i] > 0 and second > bets[i]]
         if len(self.to_act) == 1 and bets[self.to_act[0]] >= max(bets):
             self.to_act = []
 

@@ -21,6 +21,10 @@ from dealer_assist.rules.betting import BettingRound, Options
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.pots import Pot, build_pots
 from dealer_assist.rules.steps import (
+    CALLED_CACHE,
+    CHECKED_CACHE,
+    DEALT_CACHE,
+    REPLACED_CACHE,
     Awarded,
     BetTo,
     Burned,
@@ -420,10 +424,16 @@ class Hand:
             i = self.verify_deal_card(seat, card)
         got = stub.take(card)
         if got is not None:
-            stub.where[key if key >= 0 and got is card else card_key(got)] = i
+            if key < 0 or got is not card:
+                key = card_key(got)
+            stub.where[key] = i
         self.hands[i].append(got)
         self.deal_count += 1
-        step = make_dealt(self.seats[i], got)
+        seat_no = self.seats[i]
+        code = key if got is not None else 52
+        step: Dealt = (
+            DEALT_CACHE.get(seat_no * 64 + code, seat_no, got) if 0 <= seat_no < 1024 else make_dealt(seat_no, got)
+        )
         self.history.append(step)
         if self.deal_count == self._deal_total:
             self._start_betting(0)
@@ -511,7 +521,11 @@ class Hand:
     def check(self, seat: int | None = None) -> Checked:
         i = self.verify_check(seat)
         self.betting.on_call(i, self.bets[i])
-        step = make_checked(self.round, self.seats[i])
+        seat_no = self.seats[i]
+        step: Checked = (
+            CHECKED_CACHE.get(seat_no * 8 + self.round, self.round, seat_no)
+            if 0 <= seat_no < 1024 else make_checked(self.round, seat_no)
+        )
         self.history.append(step)
         if not self.betting.to_act or self.live.count(True) <= 1:
             self._end_betting()
@@ -542,7 +556,14 @@ class Hand:
         stacks[i] -= amount
         self.contributed[i] += amount
         self.betting.on_call(i, top)
-        step = make_called(self.round, self.seats[i], amount, stacks[i] == 0)
+        seat_no = self.seats[i]
+        all_in = stacks[i] == 0
+        rnd = self.round
+        code = ((amount * 2 + all_in) * 1024 + seat_no) * 8 + rnd
+        step: Called = (
+            CALLED_CACHE.get(code, rnd, seat_no, amount, all_in)
+            if 0 <= seat_no < 1024 else make_called(rnd, seat_no, amount, all_in)
+        )
         self.history.append(step)
         if not self.betting.to_act or self.live.count(True) <= 1:
             self._end_betting()
@@ -924,11 +945,18 @@ class Hand:
             i = self.verify_replace(seat, card)
         got = stub.take(card)
         if got is not None:
-            stub.where[key if key >= 0 and got is card else card_key(got)] = i
+            if key < 0 or got is not card:
+                key = card_key(got)
+            stub.where[key] = i
         self.hands[i].append(got)
         owed[i] -= 1
         self.replaced_any = True
-        step = make_replaced(self.draw, self.seats[i], got)
+        seat_no = self.seats[i]
+        draw = self.draw
+        code = (seat_no * 64 + (key if got is not None else 52)) * 8 + draw
+        step: Replaced = (
+            REPLACED_CACHE.get(code, draw, seat_no, got) if 0 <= seat_no < 1024 else make_replaced(draw, seat_no, got)
+        )
         self.history.append(step)
         if self._declare_pos >= len(self.draw_order) and not any(owed):
             self._start_betting(self.draw)
@@ -996,11 +1024,14 @@ class Hand:
             cards = known
         i = self.verify_show(seat, cards)
         shown = tuple(cards)
-        for c in self.hands[i]:
-            if c is not None:
-                self.stub.place(c, UNSEEN)
-        for c in shown:
-            self.stub.place(c, i)
+        hand = self.hands[i]
+        if None in hand or len(hand) != len(shown):  # faces seen for the first time: record where they are
+            for c in hand:
+                if c is not None:
+                    self.stub.place(c, UNSEEN)
+            for c in shown:
+                self.stub.place(c, i)
+        # (a fully known hand shows exactly its cards: verify_show checked it, `where` is already right)
         self.hands[i] = list(shown)
         self._shown[i] = shown
         del self._show_order[0]

@@ -191,3 +191,31 @@ make_raised = fast_constructor(RaisedTo)
 make_discarded = fast_constructor(Discarded)
 make_replaced = fast_constructor(Replaced)
 make_shown = fast_constructor(Shown)
+
+
+class RecordCache:
+    """Shared immutable records for the most common steps (a flyweight): equal records are
+    interchangeable, and a dictionary lookup by small integers costs less than building one.
+    Bounded, so a long session cannot grow it without limit."""
+
+    __slots__ = ("_build", "_cache", "_limit")
+
+    def __init__(self, build: Callable[..., Any], limit: int = 50_000) -> None:
+        self._build = build
+        self._cache: dict[int, Any] = {}
+        self._limit = limit
+
+    def get(self, key: int, *args: Any) -> Any:
+        """The record for `args`; `key` must be a one-to-one integer code of `args`."""
+        record = self._cache.get(key)
+        if record is None:
+            record = self._build(*args)
+            if len(self._cache) < self._limit:
+                self._cache[key] = record
+        return record
+
+
+DEALT_CACHE = RecordCache(make_dealt)
+REPLACED_CACHE = RecordCache(make_replaced)
+CHECKED_CACHE = RecordCache(make_checked)
+CALLED_CACHE = RecordCache(make_called)
