@@ -344,7 +344,7 @@ def _layer_frame(profile: TableProfile) -> tuple[Mat, int, int]:
 def _table_base(profile: TableProfile) -> tuple[npt.NDArray[np.float32], ...]:
     """(table mask, rail crown, felt mask, distance in from the edge in cm) on the layer canvas."""
     to_canvas, cw, ch = _layer_frame(profile)
-    outline = np.round(apply_h(to_canvas, profile.outline) * 16).astype(np.int32)
+    outline = np.round(apply_h(to_canvas, _chaikin(np.asarray(profile.outline, np.float64), 3)) * 16).astype(np.int32)
     table = np.zeros((ch, cw), np.uint8)
     cv2.fillPoly(table, [outline], 255, cv2.LINE_AA, shift=4)
     tm = table.astype(np.float32) / 255
@@ -352,6 +352,14 @@ def _table_base(profile: TableProfile) -> tuple[npt.NDArray[np.float32], ...]:
     felt = np.clip((dist - RAIL_CM) * _LAYER_PPC * 0.5 + 0.5, 0, 1).astype(np.float32)
     crown = (np.exp(-((dist - RAIL_CM / 2) ** 2) / (2 * (RAIL_CM / 4) ** 2)) * (dist < RAIL_CM)).astype(np.float32)
     return f32(tm), f32(crown), f32(felt), f32(dist)
+
+
+def _chaikin(poly: npt.NDArray[np.float64], rounds: int) -> npt.NDArray[np.float64]:
+    """Corner cutting: a closed polygon's facets smoothed into a curve (the rail is round, not 48-sided)."""
+    for _ in range(rounds):
+        nxt = np.roll(poly, -1, axis=0)
+        poly = np.stack([0.75 * poly + 0.25 * nxt, 0.25 * poly + 0.75 * nxt], axis=1).reshape(-1, 2)
+    return poly
 
 
 MOTTLE = (0.03, 0.05, 0.07, 0.09)
