@@ -290,3 +290,25 @@ def test_closing_mid_hand_marks_the_recorded_hand_incomplete(qtbot, qapp, app_di
         assert statuses and statuses[-1] == "incomplete" and log.verify().ok
     finally:
         log.close()
+
+
+def test_referee_flag_reaches_the_flag_list(qtbot, qapp, app_dirs: Path) -> None:
+    """A fold the camera saw out of turn: the referee flags it, the list shows it newest first, coloured."""
+    from dealer_assist.audit.records import DealerAction, Severity
+
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=False)
+    qtbot.waitUntil(lambda: window.live.pad_model.prompt.actor is not None, timeout=5000)
+    refereed = window.refereed
+    assert refereed is not None
+    actor = window.live.pad_model.prompt.actor
+    other = next(s for s in sorted(window.live.seats.panels) if s != actor)
+    assert refereed.report(DealerAction(other, "fold", t=99.0, source="vision"))
+    entries = window.flags.entries
+    assert entries and entries[0].flag.seat == other
+    item = window.live.flag_list.list.item(0)
+    assert f"seat {other}" in item.text()
+    assert item.foreground().color().name() != "#000000"
+    assert entries[0].flag.severity in (Severity.WARNING, Severity.ERROR, Severity.INFO, Severity.MISDEAL)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    qtbot.wait(50)
+    window.grab().save(str(SCREENSHOTS / "live_with_flag.png"))

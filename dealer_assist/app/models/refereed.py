@@ -100,25 +100,34 @@ class RefereedDemo:
             item = step_input(step, round(self.t, 2))
             if item is None:
                 continue
-            try:
-                outputs = referee.feed(item)
-            except DealerAssistError as exc:  # the referee must never take the table down: flag, step aside
-                self.failed = f"{type(exc).__name__}: {exc}"
-                self._flag(Flag(FlagKind.UNEXPECTED_EVENT, Severity.ERROR, getattr(item, "seat", None), "referee",
-                                None, f"referee stopped on {type(item).__name__}: {exc}", item.t))
-                self.referee = None
+            if not self.report(item):
                 break
-            for out in outputs:
-                if isinstance(out, Flag):
-                    self._flag(out)
-                elif isinstance(out, AwardMade):
-                    self.award = out.award
         self.seen = len(history)
         truth = self.driver.award
         if truth is not None and self.award is not None and dict(truth.totals) != dict(self.award.totals):
             self._flag(Flag(FlagKind.UNEXPECTED_EVENT, Severity.ERROR, None, "award", None,
                             f"the referee's award {dict(self.award.totals)} differs from the simulation's "
                             f"{dict(truth.totals)}", self.t))
+
+    def report(self, item: TableEvent | DealerAction) -> bool:
+        """Feed one camera event or dealer action to the referee and route what it raises; False if it failed."""
+        referee = self.referee
+        if referee is None:
+            return False
+        try:
+            outputs = referee.feed(item)
+        except DealerAssistError as exc:  # the referee must never take the table down: flag it, step aside
+            self.failed = f"{type(exc).__name__}: {exc}"
+            self._flag(Flag(FlagKind.UNEXPECTED_EVENT, Severity.ERROR, getattr(item, "seat", None), "referee",
+                            None, f"referee stopped on {type(item).__name__}: {exc}", item.t))
+            self.referee = None
+            return False
+        for out in outputs:
+            if isinstance(out, Flag):
+                self._flag(out)
+            elif isinstance(out, AwardMade):
+                self.award = out.award
+        return True
 
     def _flag(self, flag: Flag) -> None:
         self.raised.append(flag)

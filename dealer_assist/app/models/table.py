@@ -109,10 +109,20 @@ class TableModel:
             self.pots_changed.emit()
 
     def set_prompt(self, prompt: Prompt) -> None:
+        betting_changed = (prompt.actor is None) != (self.prompt.actor is None)
         self.prompt = prompt
         self.prompt_changed.emit(prompt)
+        if betting_changed:
+            self.pots_changed.emit()
 
     def pots(self) -> tuple[tuple[PotRow, ...], dict[int, int]]:
+        """The pots; while a betting round is open the top bet is not "uncalled" yet, so it counts in the
+        last pot (dealers count the pot with the bets in it) instead of being listed to return."""
         contributions = {s.seat: s.committed for s in self._seats.values()}
         live = [s.seat for s in self._seats.values() if s.status in ("in", "all-in")]
-        return pot_rows(contributions, live)
+        rows, returned = pot_rows(contributions, live)
+        if self.prompt.actor is not None and returned and rows:
+            last = rows[-1]
+            rows = (*rows[:-1], PotRow(last.name, last.amount + sum(returned.values()), last.eligible))
+            returned = {}
+        return rows, returned

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dealer_assist.app import theme
@@ -83,7 +83,11 @@ class SeatPanel(QFrame):
         self.title = QLabel()
         self.title.setObjectName("title")
         self.status = QLabel()
-        self.status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        # Wide enough for the longest word, so a status change never waits on a relayout to show whole.
+        self.status.setMinimumWidth(QFontMetrics(bold).horizontalAdvance("FOLDED") + 34)
         head.addWidget(self.title, 1)
         head.addWidget(self.status)
         outer.addLayout(head)
