@@ -144,3 +144,13 @@ def test_two_index_corners_of_one_card_place_it_by_its_middle() -> None:
     corner_out = (seat.card_spot[0] + 3.0, inner_edge + 5.5)  # ... the other beyond it (and beyond the margin)
     dets = _at(cal, [corner_in, corner_out], ["9h", "9h"], [0.7, 0.9])
     assert TableMapper(profile, cal).update(dets, 0, 0).seat(5) == _v(0, "9h")
+
+
+def test_loose_cards_beside_a_seat() -> None:
+    profile = oval_profile(9)
+    cal = _camera(profile)
+    seat = profile.seat(5)
+    beyond = (seat.card_spot[0], max(y for _, y in seat.zone) + 8.0)     # just past the zone, in no zone
+    far = (profile.width_cm / 2 + 40.0, profile.height_cm / 2 - 5.0)     # out in the open felt
+    obs = TableMapper(profile, cal).update(_at(cal, [beyond, far], ["back", "back"]), 0, 0)
+    assert obs.stray == 2 and obs.loose[4] == 1 and sum(obs.loose) == 1

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from dealer_assist.cards import Card, card_from_index
 from dealer_assist.vision.calibration import CameraCalibration
-from dealer_assist.vision.detections import BACK_ID, Detections
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
 from dealer_assist.vision.table_profile import Polygon, TableProfile, points_in_polygon
 
 
@@ -41,7 +41,8 @@ EMPTY = ZoneView()
 
 @dataclass(frozen=True, slots=True)
 class TableObservation:
-    """One frame's zone contents: seats[i] is seat i+1; `stray` counts cards outside every zone."""
+    """One frame's zone contents: seats[i] is seat i+1; `stray` counts cards outside every zone, and
+    `loose[i]` those of them near seat i+1 (cards on their way out of a seat, or on their way in)."""
 
     t: float
     frame: int
@@ -51,6 +52,7 @@ class TableObservation:
     pot: ZoneView = EMPTY
     button_seat: int | None = None
     stray: int = 0
+    loose: tuple[int, ...] = ()
 
     def seat(self, number: int) -> ZoneView:
         return self.seats[number - 1]
@@ -64,6 +66,7 @@ class MapperConfig:
     zone_margin_cm: float = 3.0
     button_reach_cm: float = 30.0
     same_card_cm: float = 12.0      # detections of one face closer than this are one card (its two corners)
+    loose_reach_cm: float = 35.0    # a card outside every zone this near a seat's card spot is loose at that seat
 
 
 def _distance_to_polygon(points: npt.NDArray[np.float64], poly: Polygon) -> npt.NDArray[np.float64]:
@@ -90,6 +93,7 @@ class TableMapper:
         self._seat_zones = [s.zone for s in profile.seats]
         self._areas = (profile.muck, profile.stub, profile.pot)
         self._button_spots = np.array([s.button_spot for s in profile.seats], dtype=np.float64)
+        self._card_spots = np.array([s.card_spot for s in profile.seats], dtype=np.float64)
 
     def zone_of(self, points: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """Zone code per table point: 1..N a seat, 0 nowhere, -1 muck, -2 stub, -3 pot."""
@@ -134,10 +138,15 @@ class TableMapper:
         def view(code: int) -> ZoneView:
             return ZoneView(backs.get(code, 0), frozenset(faces.get(code, ())))
 
-        stray = backs.get(0, 0) + len(faces.get(0, ()))
+        stray_idx = np.flatnonzero((codes == 0) & (cls != BUTTON_ID))
+        loose = [0] * n
+        if len(stray_idx):
+            d = np.hypot(*(centres[stray_idx][:, None, :] - self._card_spots[None]).transpose(2, 0, 1))
+            for seat in np.flatnonzero((d <= self.config.loose_reach_cm).any(axis=0)):
+                loose[int(seat)] = int((d[:, seat] <= self.config.loose_reach_cm).sum())
         return TableObservation(
             t, frame, tuple(view(s) for s in range(1, n + 1)), view(-1), view(-2), view(-3),
-            self._button_seat(dets, centres), stray,
+            self._button_seat(dets, centres), len(stray_idx), tuple(loose),
         )
 
     def _button_seat(self, dets: Detections, centres: npt.NDArray[np.float64]) -> int | None:

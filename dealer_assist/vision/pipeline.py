@@ -122,9 +122,14 @@ class ScriptedTable:
     _muck: ZoneView = EMPTY
     _stub: ZoneView = EMPTY
     _button: int | None = None
+    _going: dict[int, int] = field(default_factory=dict)     # seat -> frames its leaving cards stay in sight
 
     def __post_init__(self) -> None:
         self._seats = [EMPTY] * self.seats
+
+    def _leaving(self, seat: int) -> None:
+        """Cards leave `seat`: they are seen loose beside it for 0.2 s (a real toss or push is visible)."""
+        self._going[seat] = max(1, round(0.2 * self.fps))
 
     @property
     def t(self) -> float:
@@ -137,8 +142,10 @@ class ScriptedTable:
         return len(self.observations)
 
     def _obs(self, seats: Sequence[ZoneView] | None = None, show_button: bool = True) -> TableObservation:
+        loose = tuple(1 if self._going.get(n, 0) > 0 else 0 for n in range(1, self.seats + 1))
+        self._going = {n: k - 1 for n, k in self._going.items() if k > 1}
         return TableObservation(self.t, self.frame, tuple(seats or self._seats), self._muck, self._stub, EMPTY,
-                                self._button if show_button else None)
+                                self._button if show_button else None, sum(loose), loose)
 
     def hold(self, seconds: float) -> ScriptedTable:
         """Frames of the current state for `seconds`."""
@@ -147,7 +154,11 @@ class ScriptedTable:
         return self
 
     def set(self, seat: int, backs: int = 0, face_up: Iterable[Card | str] = ()) -> ScriptedTable:
-        self._seats[seat - 1] = _view(backs, face_up)
+        """A seat's contents from now on (cards it loses are seen going)."""
+        view = _view(backs, face_up)
+        if view.count < self._seats[seat - 1].count:
+            self._leaving(seat)
+        self._seats[seat - 1] = view
         return self
 
     def deal(self, seat: int, card: Card | str | None = None) -> ScriptedTable:
@@ -161,6 +172,7 @@ class ScriptedTable:
         """`count` face-down cards leave a seat for the muck."""
         v = self._seats[seat - 1]
         self._seats[seat - 1] = ZoneView(v.backs - count, v.face_up)
+        self._leaving(seat)
         self._muck = ZoneView(self._muck.backs + count)
         return self
 
@@ -168,6 +180,7 @@ class ScriptedTable:
         """All of a seat's cards go into the muck."""
         self._muck = ZoneView(self._muck.backs + self._seats[seat - 1].count)
         self._seats[seat - 1] = EMPTY
+        self._leaving(seat)
         return self
 
     def show(self, seat: int, cards: Iterable[Card | str]) -> ScriptedTable:
@@ -187,6 +200,9 @@ class ScriptedTable:
 
     def gather(self) -> ScriptedTable:
         """Every seat and the muck cleared."""
+        for n, v in enumerate(self._seats, 1):
+            if v.count:
+                self._leaving(n)
         self._seats = [EMPTY] * self.seats
         self._muck = EMPTY
         return self
@@ -236,9 +252,14 @@ def observation_to_detections(obs: TableObservation, profile: TableProfile,
 
     for seat, view in zip(profile.seats, obs.seats, strict=True):
         spread(seat.card_spot, seat.facing_deg, view)
+    for seat, n in zip(profile.seats, obs.loose, strict=False):
+        if n:                                   # cards on their way out: just past the zone, toward the middle
+            a = math.radians(seat.facing_deg)
+            spot = (seat.card_spot[0] + 19 * math.cos(a), seat.card_spot[1] + 19 * math.sin(a))
+            spread(spot, seat.facing_deg, ZoneView(n))
     for poly, view in ((profile.muck, obs.muck), (profile.stub, obs.stub), (profile.pot, obs.pot)):
         centre = np.asarray(poly).mean(axis=0)
-        spread((float(centre[0]), float(centre[1])), -90.0, ZoneView(min(view.backs, 3), view.face_up))
+        spread((float(centre[0]), float(centre[1])), -90.0, ZoneView(min(view.backs, 8), view.face_up))
     if obs.button_seat is not None:
         bx, by = profile.seat(obs.button_seat).button_spot
         polys.append(np.array([[bx - 2, by - 2], [bx + 2, by - 2], [bx + 2, by + 2], [bx - 2, by + 2]]))
@@ -299,8 +320,10 @@ def _same_event(a: TableEvent, b: TableEvent, tolerance_s: float) -> bool:
     da, db = a.to_dict(), b.to_dict()
     if any(da.get(key) != db.get(key) for key in ("seat", "count")):
         return False
-    # a face the truth names must be the face seen, when one was seen
-    return not any(da.get(key) and db.get(key) and da[key] != db[key] for key in ("card", "cards"))
+    # a face the truth names must be the face seen, when one was seen (in any order)
+    if da.get("card") and db.get("card") and da["card"] != db["card"]:
+        return False
+    return not (da.get("cards") and db.get("cards") and sorted(da["cards"]) != sorted(db["cards"]))
 
 
 def score_events(truth: Sequence[TableEvent], found: Sequence[TableEvent], tolerance_s: float = 1.0) -> EventScore:

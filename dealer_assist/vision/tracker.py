@@ -5,8 +5,10 @@ A zone's contents change only when the new contents persist: cards landing for `
 (0.6 s, with what is left steady for `settle_s`) and a zone emptying for `empty_s` (0.8 s), so a
 hand or chip passing over cards, a detection missing for a few frames, or a spurious one for a
 couple of frames, makes no event; up to `max_gap` odd frames inside a change do not break it.
-Events carry the timestamp and index of the frame where the change began (the card landed), not
-the frame where it was confirmed.
+Cards count as leaving only when they were seen going (loose near the seat outside every zone, or
+the muck growing); cards that merely vanish (a hand resting over them) must stay gone `vanish_s`
+(2.5 s). Events carry the timestamp and index of the frame where the change began (the card
+landed), not the frame where it was confirmed.
 
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
@@ -16,9 +18,9 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. Without one,
   it waits: `CardsDiscarded` if the seat's next cards arrive first, else `SeatFolded` (stamped when
   the cards left) once another seat changes (draw procedure "sequential": each seat is served
-  before the next declares) or once no seat has changed for `fold_wait_s` ("discard_then_replace",
-  and always as a backstop). No event when it was the last seat holding cards (the pot is being
-  pushed) or its hand had been shown.
+  before the next declares) or once no seat has changed and the muck has not grown (a burn) for
+  `fold_wait_s` ("discard_then_replace", and always as a backstop). No event when it was the last
+  seat holding cards (the pot is being pushed) or its hand had been shown.
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards): `CardsShown`.
 - a face-up card on the stub: `CardExposed` with seat None.
@@ -65,6 +67,9 @@ class TrackerConfig:
     min_frames: int = 3
     max_gap: int = 1
     hold_share: float = 0.75
+    vanish_s: float = 2.5
+    evidence_lead_s: float = 0.05
+    evidence_keep_s: float = 1.0
     fold_wait_s: float = 2.0
     hand_size: int = 4
     draw_procedure: str = "sequential"
@@ -113,12 +118,35 @@ class ZoneSmoother:
         self.stable = initial
         self._run: list[Entry] = []
         self._gap = 0
+        self._loose_t = self._muck_t = float("-inf")
+
+    def _empty_hold(self) -> float:
+        """How long an emptied zone must stay empty: `empty_s` if its cards were seen going, else `vanish_s`."""
+        return self.config.empty_s if self._seen_leaving() else self.config.vanish_s
+
+    def _seen_leaving(self) -> bool:
+        """Whether cards were seen going during this change: loose beside the zone (as it began or since),
+        or the muck growing after it began."""
+        if not self._run:
+            return False
+        start = self._run[0].t
+        return self._loose_t + _EPS >= start - self.config.evidence_lead_s or self._muck_t > start + _EPS
+
+    def _leave_s(self) -> float:
+        return self.config.leave_s if self._seen_leaving() else self.config.vanish_s
 
     def _side(self, view: ZoneView) -> int:
         return (view.count > self.stable.count) - (view.count < self.stable.count)
 
-    def update(self, t: float, frame: int, view: ZoneView) -> list[Commit]:
-        """Feed one frame's view; returns the commits it completed (usually none)."""
+    def update(self, t: float, frame: int, view: ZoneView, loose_t: float = float("-inf"),
+               muck_t: float = float("-inf")) -> list[Commit]:
+        """Feed one frame's view; returns the commits it completed (usually none).
+
+        `loose_t` is the last time cards were seen loose beside this zone, `muck_t` the last time the muck
+        grew that may be this zone's doing; without either, cards that merely vanished (a hand resting
+        over them) must stay gone for `vanish_s` before they count as gone.
+        """
+        self._loose_t, self._muck_t = loose_t, muck_t
         if view == self.stable:
             if self._run:
                 self._gap += 1
@@ -167,7 +195,7 @@ class ZoneSmoother:
                         break
             held = run[last].t - run[i].t
             if (value.count < self.stable.count
-                    and held + _EPS >= (cfg.empty_s if value.count == 0 else cfg.settle_s)
+                    and held + _EPS >= (self._empty_hold() if value.count == 0 else cfg.settle_s)
                     and (best is None or value.count <= run[best[0]].view.count)):
                 best = (last, held)
             i = last + 1
@@ -191,7 +219,7 @@ class ZoneSmoother:
         """The zone looks as before again: a passing occluder, unless cards were gone for `leave_s` (then
         they left and others came: a quick discard and replacement)."""
         floor = self._floor() if self._run and self._side(self._run[-1].view) < 0 else None
-        if floor is not None and floor[1] + _EPS >= self.config.leave_s:
+        if floor is not None and floor[1] + _EPS >= self._leave_s():
             return self._commit_to(floor[0], entry.t, entry)
         self._run, self._gap = [], 0
         return []
@@ -220,13 +248,13 @@ class ZoneSmoother:
             if seen < cfg.min_frames or seen * 2 < len(run):
                 return []                           # odd frames that merely differ from each other
         floor = self._floor() if side < 0 else None
-        if floor is not None and run[floor[0]].view.count < target.count and now - run[0].t + _EPS >= cfg.leave_s:
+        if floor is not None and run[floor[0]].view.count < target.count and now - run[0].t + _EPS >= self._leave_s():
             i = floor[0]                            # cards left, then others came: commit the leaving first
         elif side < 0:
             # Leaving: the change must last `leave_s`, and what is left must have held for `settle_s` (an
             # empty zone for `empty_s`), so a hand covering the rest of a seat's cards mid-discard is waited out.
-            hold = cfg.empty_s if target.count == 0 else cfg.settle_s
-            if now - run[0].t + _EPS < cfg.leave_s or now - self._held_since(target) + _EPS < hold:
+            hold = self._empty_hold() if target.count == 0 else cfg.settle_s
+            if now - run[0].t + _EPS < self._leave_s() or now - self._held_since(target) + _EPS < hold:
                 return []
         elif now - run[0].t + _EPS < (cfg.arrive_s if side > 0 else cfg.flip_s):
             return []
@@ -298,6 +326,9 @@ class Tracker:
         self._phase: str | None = None
         self._last_change_t = float("-inf")
         self._first_t: float | None = None
+        self._loose_t = [float("-inf")] * seats
+        self._muck_t = [float("-inf")] * seats
+        self._muck_pile = ZoneSmoother(self.config)            # the muck zone alone: did it just grow?
         self.events_emitted = 0
 
     def set_phase(self, phase: str | None) -> None:
@@ -332,12 +363,24 @@ class Tracker:
             self._first_t = t
         if t - self._first_t < self.config.adopt_s:
             return self._adopt(obs)
+        # Evidence that cards are really leaving a seat: cards loose beside it, or the muck growing (which
+        # is put down to the seats that just had loose cards, if any, else to every seat).
+        for i in range(self.seat_count):                        # loose beside a seat that is short: going
+            if obs.loose and obs.loose[i] and obs.seats[i].count < self._seats[i].stable.count:
+                self._loose_t[i] = t
+        grew = any(c.new.count > c.old.count for c in self._muck_pile.update(t, frame, ZoneView(obs.muck.count)))
+        if grew:                                                # the muck pile settled bigger
+            self._last_change_t = t                             # a burn or a discard landing: the table is busy
+            recent = [i for i in range(self.seat_count) if t - self._loose_t[i] <= self.config.evidence_keep_s]
+            for i in recent or range(self.seat_count):
+                self._muck_t[i] = t
         commits: list[tuple[int, Commit]] = []
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
-            commits += [(number, c) for c in smoother.update(t, frame, view)]
+            commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
+                                                             self._muck_t[number - 1])]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
         muck_view = ZoneView(obs.muck.count + obs.pot.count)
-        muck_commits = self._muck.update(t, frame, muck_view)
+        muck_commits = self._muck.update(t, frame, muck_view, loose_t=t)     # the muck is only ever gathered
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
 
