@@ -152,8 +152,8 @@ class Placement:
     gt: bool = True
 
 
-FELT_LOOKS = 8  # mottle texture, printed line and logo combinations (cached per table)
-FELT_LOGOS: tuple[str, ...] = ("", "BADUGI", "", "DEALER ASSIST", "", "POKER ROOM", "", "")
+FELT_LOOKS = 6  # mottle texture, printed line and logo combinations (cached per table)
+FELT_LOGOS: tuple[str, ...] = ("", "BADUGI", "", "DEALER ASSIST", "", "POKER ROOM")
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,7 @@ def _layer_frame(profile: TableProfile) -> tuple[Mat, int, int]:
     return to_canvas, cw, ch
 
 
-@functools.lru_cache(maxsize=12)
+@functools.lru_cache(maxsize=24)
 def _table_base(profile: TableProfile) -> tuple[npt.NDArray[np.float32], ...]:
     """(table mask, rail crown, felt mask, distance in from the edge in cm) on the layer canvas."""
     to_canvas, cw, ch = _layer_frame(profile)
@@ -366,7 +366,7 @@ MOTTLE = (0.03, 0.05, 0.07, 0.09)
 DECO_GAIN = 0.3
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)
 def _table_layers(profile: TableProfile, look: int) -> tuple[Image, Mat]:
     """Layers on the table plane, uint8: table, table*crown, felt, felt*(v/2 + 1/2) where v holds the
     felt's mottle and its printed line / logo as a lightness change of at most `V_RANGE`."""
