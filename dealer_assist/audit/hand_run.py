@@ -58,6 +58,9 @@ class HandRun:
         self._declared: dict[int, int] = {}
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
+        self._collected: dict[int, CardsDiscarded] = {}
+        self._show_t: dict[int, float] = {}
+        """When each seat showed or mucked at showdown (by the event's time, not its arrival)."""
         self._once: set[tuple[object, ...]] = set()
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
         """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
@@ -127,6 +130,7 @@ class HandRun:
                                "be awarded by the camera", t, frame, severity=Severity.WARNING)
                 break
             hand.muck(seat)
+            self._show_t[seat] = float("-inf")
         self._after(t, frame)
 
     # -- outputs -----------------------------------------------------------------------------------
@@ -249,6 +253,7 @@ class HandRun:
             if hand.next_shower == seat:
                 if hand.can_muck(seat):
                     hand.muck(seat)
+                    self._show_t[seat] = ev.t
             else:
                 self.pending.append(ev)
             return
@@ -259,7 +264,7 @@ class HandRun:
     def _sync_draw(self) -> None:
         if self.hand.phase is Phase.DRAWING and self.hand.draw != self._draw_no:
             self._draw_no = self.hand.draw
-            self._declared, self._received, self._ooo_owed = {}, {}, {}
+            self._declared, self._received, self._ooo_owed, self._collected = {}, {}, {}, {}
 
     def _no_betting_next(self) -> bool:
         """At most one seat in the hand has chips behind: the betting round after this draw is skipped."""
@@ -289,6 +294,14 @@ class HandRun:
         if hand.phase is not Phase.DRAWING or seat not in self._draw_seats():
             self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} outside its draw "
                        f"({hand.phase})", ev.t, ev.frame, severity=Severity.WARNING)
+            return
+        if (self.rules.draw_procedure == "discard_then_replace" and not hand.replaced_any
+                and hand.next_discarder is not None and seat not in self._declared):
+            # All seats discard before any replacement: the order the camera saw them in does not matter.
+            before = self._collected.get(seat)
+            if before is not None:
+                ev = CardsDiscarded(before.t, before.frame, seat, before.count + ev.count, before.cards + ev.cards)
+            self._collected[seat] = ev
             return
         if seat in self._declared and self._no_betting_next() and hand.draw < self.rules.draws:
             self._close_draw(ev.t, ev.frame)         # no betting between draws: this is the next draw
@@ -361,9 +374,24 @@ class HandRun:
                     return
             seat = hand.next_card_seat
 
+    def _flush_collected(self) -> None:
+        """Discard-then-replace: the declarations seen, in the draw's order; seats not seen stood pat."""
+        hand = self.hand
+        collected, self._collected = self._collected, {}
+        for seat in self._draw_seats():
+            if seat in collected and hand.phase is Phase.DRAWING:
+                self._declare(collected[seat])
+        draw = hand.draw
+        while hand.phase is Phase.DRAWING and hand.draw == draw and hand.next_discarder is not None:
+            pat = hand.next_discarder
+            hand.discard(pat, 0)
+            self._declared[pat] = 0
+
     def _close_draw(self, t: float, frame: int | None) -> None:
         """Betting resumed: undeclared seats stood pat, seats still owed were short-changed."""
         self._sync_draw()
+        if self._collected:
+            self._flush_collected()
         if self._held is not None:
             self._resolve_held(None, t, frame)
         hand = self.hand
@@ -405,11 +433,8 @@ class HandRun:
             self._ooo_owed[seat] -= 1
             return
         if (hand.phase is Phase.DRAWING and self.rules.draw_procedure == "discard_then_replace"
-                and seat in self._declared):
-            while hand.next_discarder is not None:    # replacing began: the seats left stood pat
-                pat = hand.next_discarder
-                hand.discard(pat, 0)
-                self._declared[pat] = 0
+                and (self._collected or seat in self._declared)):
+            self._flush_collected()                   # replacing began: the seats not seen stood pat
         if hand.phase is Phase.DRAWING and hand.next_card_seat == seat:
             self._replace_due(ev)
             return
@@ -467,6 +492,7 @@ class HandRun:
         if len(ev.cards) != self.rules.hand_size:
             if len(ev.cards) == self.physical.get(ev.seat) and hand.can_muck(ev.seat):
                 hand.muck(ev.seat)                  # the wrong number of cards (after a flagged error): dead
+                self._shown_in_order(ev)
                 return True
             self.pending.append(ev)                 # partly turned over: wait for the rest
             return False
@@ -476,7 +502,17 @@ class HandRun:
             self._flag(FlagKind.UNEXPECTED_EVENT, ev.seat, f"seat {ev.seat} showed {' '.join(map(str, ev.cards))}: "
                        f"{exc.rule}", ev.t, ev.frame, severity=Severity.WARNING)
             return False
+        self._shown_in_order(ev)
         return True
+
+    def _shown_in_order(self, ev: CardsShown) -> None:
+        """A show is out of order when a seat due before it showed or mucked later (by the table's clock)."""
+        late = sorted(s for s, t in self._show_t.items() if t > ev.t + 1e-6)
+        self._show_t[ev.seat] = ev.t
+        if late:
+            self._flag(FlagKind.SHOW_OUT_OF_ORDER, ev.seat, f"seat {ev.seat} showed before seat "
+                       f"{' and '.join(map(str, late))}, whose turn came first", ev.t, ev.frame,
+                       once=("show", ev.seat))
 
     # -- waiting inputs ----------------------------------------------------------------------------
 
@@ -512,6 +548,7 @@ class HandRun:
         elif hand.phase is Phase.SHOWDOWN:
             if hand.can_muck(item.seat):
                 hand.muck(item.seat)
+                self._show_t[item.seat] = item.t
         else:
             self._action(DealerAction(item.seat, "fold", t=item.t, source="vision"), item.frame)
 
@@ -531,11 +568,3 @@ class HandRun:
                     self._apply_pending(item)
                     progress = True
                     break
-        if hand.phase is Phase.SHOWDOWN:
-            if any(isinstance(p, CardsShown) and p.seat == hand.next_shower for p in self.pending):
-                return                              # the seat due has turned its cards (not all read yet)
-            for item in self.pending:
-                if isinstance(item, CardsShown) and len(item.cards) == self.rules.hand_size:
-                    self._flag(FlagKind.SHOW_OUT_OF_ORDER, item.seat, f"seat {item.seat} showed before seat "
-                               f"{hand.next_shower}, whose turn it was to show", item.t, item.frame,
-                               once=("show", item.seat))

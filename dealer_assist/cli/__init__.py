@@ -14,6 +14,7 @@ from dealer_assist.errors import DealerAssistError
 # Subcommands are imported only when used, so `dealer-assist rank` never pays for cv2 or Qt.
 COMMANDS: dict[str, str] = {
     "app": "dealer_assist.cli.app_cmd:app",
+    "audit": "dealer_assist.cli.audit:audit",
     "calibrate": "dealer_assist.cli.calibrate:calibrate",
     "demo": "dealer_assist.cli.demo:demo",
     "detect": "dealer_assist.cli.detect:detect",

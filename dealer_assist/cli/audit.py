@@ -1,0 +1,148 @@
+"""`dealer-assist audit`: referee a recorded video headless (vision -> referee -> hand log) and report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dealer_assist.audit.records import DealerAction
+
+
+def _stacks(text: str) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for item in text.replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        try:
+            seat, chips = (int(v) for v in item.split(":"))
+        except ValueError:
+            raise click.BadParameter(f"{item!r} is not SEAT:CHIPS, e.g. 1:200,2:200,5:150") from None
+        out[seat] = chips
+    return out
+
+
+def _house(spec: str | None, default: str) -> Any:
+    from dealer_assist.rules.house_rules import PRESETS, HouseRules
+
+    name = spec or default
+    if name in PRESETS:
+        return HouseRules.preset(name)
+    return HouseRules.from_toml(Path(name))
+
+
+@click.command("audit")
+@click.argument("video", metavar="VIDEO")
+@click.option("--table", "table", required=True, metavar="PROFILE",
+              help="Table profile: a shipped name (oval-9, oval-6) or a TOML path.")
+@click.option("--camera", "camera", default=None, metavar="CALIB",
+              help="Camera calibration TOML (default: PROFILE.camera.toml beside the profile; with a fake:TRUTH "
+                   "detector, the truth's homography).")
+@click.option("--house", "house", default=None, metavar="PRESET",
+              help="House rules: a preset name (badugi-limit, ...) or a TOML file (default: the truth's game, "
+                   "else badugi-limit).")
+@click.option("--actions", "actions", default=None, type=click.Path(dir_okay=False),
+              help="The dealer's betting input: JSON lines or CSV with t, seat, action, amount (a sim-video truth "
+                   "file works too; with a fake:TRUTH detector its actions are used by default).")
+@click.option("--log", "log_path", default=None, type=click.Path(dir_okay=False),
+              help="Hand log to write (default: $DEALER_ASSIST_LOG, else the user data directory).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--detector", "detector", default="onnx", show_default=True, metavar="BACKEND",
+              help="onnx, ultralytics, or fake:TRUTH.json (ground-truth detections of a sim-video).")
+@click.option("--model", "model", default=None, type=click.Path(), help="Detector model (default: models/).")
+@click.option("--seats", "seats", default=None, metavar="SEAT:CHIPS,...",
+              help="Seats in play and their chips (default: the truth's players, else every profile seat).")
+@click.option("--button", "button", type=int, default=None, help="Button seat of the first hand.")
+@click.option("--dealer", "dealer", default="audit", show_default=True, help="Dealer name for the log session.")
+@click.option("--horizon", type=float, default=3.0, show_default=True,
+              help="Seconds to hold events and actions to put them back in time order.")
+@click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
+def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, log_path: str | None,
+          as_json: bool, detector: str, model: str | None, seats: str | None, button: int | None, dealer: str,
+          horizon: float, progress: bool) -> None:
+    """Referee a recorded hand video and print its hands, flags and awards (the log gets every record)."""
+    from tqdm import tqdm
+
+    from dealer_assist.audit.actions_file import read_actions
+    from dealer_assist.audit.ordering import InputOrderer
+    from dealer_assist.audit.referee import Referee
+    from dealer_assist.audit.report import report_text, report_to_dict
+    from dealer_assist.audit.table import TableConfig
+    from dealer_assist.cli.audit_sink import HandLogSink, RecentFrames
+    from dealer_assist.store import HandLog, resolve_log_path
+    from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+    from dealer_assist.vision.detector import Detector, encode_jpeg, make_detector
+    from dealer_assist.vision.pipeline import Pipeline
+    from dealer_assist.vision.sources import open_source
+    from dealer_assist.vision.table_profile import load_profile
+    from dealer_assist.vision.tracker import TrackerConfig
+
+    profile = load_profile(table)
+    truth = None
+    det: Detector
+    if detector.startswith("fake:"):
+        from dealer_assist.cli.audit_truth import SimTruth, TruthDetector
+
+        truth = SimTruth.load(detector[5:])
+        det = TruthDetector(truth)
+    else:
+        det = make_detector(detector, model)
+    rules = _house(house, str(truth.data["game"]) if truth else "badugi-limit")
+    if camera:
+        calibration = CameraCalibration.load(camera, profile)
+    elif truth is not None:
+        calibration = truth.calibration()
+    else:
+        calibration = CameraCalibration.load(default_camera_path(profile), profile)
+    if seats:
+        stacks = _stacks(seats)
+    elif truth is not None:
+        chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+        stacks = truth.data.get("stacks") or dict.fromkeys((int(s) for s in truth.data["players"]), chips)
+        stacks = {int(s): int(c) for s, c in stacks.items()}
+    else:
+        stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(rules.big_bet, rules.big_blind))
+    first_button = button if button is not None else (int(truth.data["button"]) if truth else None)
+    config = TableConfig.make(rules, stacks, button=first_button)
+    dealer_actions: list[DealerAction] = []
+    if actions:
+        dealer_actions = read_actions(actions)
+    elif truth is not None:
+        dealer_actions = read_actions(detector[5:])
+
+    source = open_source(video)
+    pipeline = Pipeline.build(profile, calibration, det,
+                              TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
+    path = resolve_log_path(log_path)
+    log = HandLog.open(path)
+    try:
+        session = log.open_session(profile.name, dealer, profile=profile.to_toml(), house_rules=rules.to_dict())
+        frames = RecentFrames(size=max(30, int((horizon + 2) * max(source.fps, 1.0))))
+        sink = HandLogSink(log, session, frames=frames, encode=encode_jpeg)
+        referee = Referee(config, sink)
+        orderer = InputOrderer(horizon)
+        orderer.push(dealer_actions)
+        total = int(truth.data["frames"]) if truth is not None else None
+        bar = tqdm(total=total, unit="frame", disable=not progress, file=sys.stderr, desc=Path(video).name)
+        last_t = 0.0
+        try:
+            for frame, events in pipeline.run(source):
+                frames.add(frame.index, frame.image)
+                orderer.push(events)
+                referee.feed_all(orderer.release(frame.t))
+                last_t = frame.t
+                bar.update(1)
+        finally:
+            bar.close()
+        referee.feed_all(orderer.flush())
+        referee.close(last_t)
+    finally:
+        log.close()
+    if as_json:
+        click.echo(json.dumps({**report_to_dict(referee.hands, video), "log": str(path)}, indent=1))
+    else:
+        click.echo(report_text(referee.hands, video))
+        click.echo(f"\nLog: {path}")
