@@ -32,6 +32,7 @@ from dealer_assist.app import theme
 from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.live_session import LiveSession, VisionWorker
 from dealer_assist.app.models.refereed import RefereedDemo
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
@@ -51,11 +52,16 @@ from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction, Prompt
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
+from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
+from dealer_assist.vision.pipeline import Pipeline
 from dealer_assist.vision.table_profile import load_profile
+from dealer_assist.vision.tracker import TrackerConfig
 
 
 class _RetrySource:
@@ -258,6 +264,10 @@ class MainWindow(QMainWindow):
         self.demo_timer.timeout.connect(self.demo_step)
         self.pause_ms = 4000
         self.live.pad_model.submitted.connect(self._on_dealer_action)
+        self.session: LiveSession | None = None
+        self.session_timer = QTimer(self)
+        self.session_timer.setInterval(30)
+        self.session_timer.timeout.connect(lambda: self.session.poll() if self.session is not None else 0)
         self.source_timer = QTimer(self)
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
@@ -358,6 +368,9 @@ class MainWindow(QMainWindow):
         self.live.show_award(refereed or award)
 
     def _on_dealer_action(self, action: DealerAction) -> None:
+        if self.session is not None:
+            self.session.dealer_action(action)
+            return
         if self.driver is None:
             self.statusBar().showMessage(f"Dealer action recorded: seat {action.seat} {action.action}"
                                          + (f" {action.amount}" if action.amount else ""))
@@ -369,11 +382,45 @@ class MainWindow(QMainWindow):
         if not self.demo_timer.isActive():
             self.demo_timer.start()
 
+    def start_live(self, detector: str = "onnx") -> LiveSession | None:
+        """Referee the real table: source -> vision pipeline (own thread) -> referee -> the live view.
+
+        Needs the table profile, its camera calibration and a card detector; whatever is missing is
+        said in the banner and the video still shows (start_capture)."""
+        from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+        from dealer_assist.vision.detector import make_detector
+
+        s = self.settings
+        try:
+            profile = load_profile(s.table_profile)
+            calibration = CameraCalibration.load(default_camera_path(profile), profile)
+            pipeline = Pipeline.build(profile, calibration, make_detector(detector),
+                                      TrackerConfig(hand_size=self.rules.hand_size,
+                                                    draw_procedure=self.rules.draw_procedure))
+            source = open_source(s.source or "0")
+        except (DealerAssistError, OSError) as exc:
+            self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
+            return None
+        stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
+        referee = Referee(TableConfig.make(self.rules, stacks, button=1))
+        self.session = LiveSession(referee, self.table, self.flags, VisionWorker(source, pipeline, self.slot))
+        self.session.award_ready.connect(self.live.show_award)
+        self.session.hand_started.connect(lambda: self.live.show_award(None))
+        self.session.start()
+        self.session_timer.start()
+        return self.session
+
+    @property
+    def rules(self) -> HouseRules:
+        return rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
+
     def start_capture(self) -> None:
         """Open the settings' source on the capture thread; a failing source reconnects with a banner."""
-        if self.capture is not None:
+        if self.capture is not None or self.session is not None:
             return
         kind, spec = self.settings.source_kind, self.settings.source
+        if kind != "simulated" and self.start_live() is not None:
+            return
         if kind == "simulated":
             source: FrameSource = SyntheticSource(960, 540, 30.0)
             reopen = None
@@ -462,6 +509,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
         self.demo_timer.stop()
+        self.session_timer.stop()
+        if self.session is not None:
+            self.session.stop()
+            self.session = None
         self.stop_capture()
         if self.recorder is not None:
             self.recorder.close()

@@ -12,7 +12,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dealer_assist.app.models.flags import FlagListModel
@@ -56,6 +56,28 @@ def rules_for(preset: str, small_blind: int | None = None, big_blind: int | None
         return rules.with_options(**changes)
     except (HouseRulesError, ValueError):
         return rules
+
+
+def hand_seat_states(hand: Hand, labels: Sequence[str] = PLAYERS) -> tuple[SeatState, ...]:
+    """Each seat of a rules Hand as the seat panels show it: cards face down until shown, draws taken."""
+    shown: set[int] = set()
+    draws: dict[int, list[int]] = {s: [] for s in hand.seats}
+    for step in hand.history:
+        if isinstance(step, Shown):
+            shown.add(step.seat)
+        elif isinstance(step, Discarded):
+            draws[step.seat].append(step.count)
+    contributions = hand.contributions()
+    states = []
+    for i, seat in enumerate(hand.seats):
+        live = hand.live[i]
+        cards = hand.cards(seat) if live else ()
+        visible = tuple(cards) if seat in shown else tuple(None for _ in cards)
+        status: SeatStatus = "folded" if not live else ("all-in" if hand.stack(seat) == 0 else "in")
+        label = (labels[(seat - 1) % len(labels)] if labels else "") + (" · button" if seat == hand.button else "")
+        states.append(SeatState(seat, label.strip(" ·"), hand.stack(seat), visible, status, tuple(draws[seat]),
+                                contributions[seat]))
+    return tuple(sorted(states, key=lambda s: s.seat))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,25 +232,7 @@ class DemoDriver:
                       message=text)
 
     def seat_states(self) -> tuple[SeatState, ...]:
-        hand = self.hand
-        shown: dict[int, tuple[object, ...]] = {}
-        draws: dict[int, list[int]] = {s: [] for s in hand.seats}
-        for step in hand.history:
-            if isinstance(step, Shown):
-                shown[step.seat] = step.cards
-            elif isinstance(step, Discarded):
-                draws[step.seat].append(step.count)
-        contributions = hand.contributions()
-        states = []
-        for i, seat in enumerate(hand.seats):
-            live = hand.live[i]
-            cards = hand.cards(seat) if live else ()
-            visible = tuple(cards) if seat in shown else tuple(None for _ in cards)
-            status: SeatStatus = "folded" if not live else ("all-in" if hand.stack(seat) == 0 else "in")
-            label = PLAYERS[(seat - 1) % len(PLAYERS)] + (" · button" if seat == hand.button else "")
-            states.append(SeatState(seat, label, hand.stack(seat), visible, status, tuple(draws[seat]),
-                                    contributions[seat]))
-        return tuple(sorted(states, key=lambda s: s.seat))
+        return hand_seat_states(self.hand)
 
     def sync(self) -> None:
         """Push the hand's state into the table model (seats, pots, prompt)."""

@@ -1,0 +1,143 @@
+"""Live mode wired end to end: camera frames -> vision pipeline (its own thread) -> table events ->
+Referee (UI thread, in time order with the dealer's actions) -> the seat, pot, prompt, flag and award
+models the widgets show.
+
+The vision thread puts each frame in the view's slot of one (the video never waits) and every table
+event in a queue (events are never dropped); the UI drains the queue on a timer with `poll()`.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import replace
+
+from dealer_assist.app.models.capture import LatestFrame
+from dealer_assist.app.models.demo_driver import hand_seat_states
+from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.signal import Signal
+from dealer_assist.app.models.table import TableModel
+from dealer_assist.audit.outputs import AwardMade
+from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
+from dealer_assist.audit.referee import Referee
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.awards import Award
+from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.frames import FrameSource, SourceError
+from dealer_assist.vision.pipeline import Pipeline
+
+
+class VisionWorker(threading.Thread):
+    """Reads a source, shows each frame through `slot`, runs the pipeline, queues the events."""
+
+    def __init__(self, source: FrameSource, pipeline: Pipeline, slot: LatestFrame | None = None) -> None:
+        super().__init__(name="vision", daemon=True)
+        self.source = source
+        self.pipeline = pipeline
+        self.slot = slot
+        self.events: queue.Queue[TableEvent] = queue.Queue()
+        self.last_t = 0.0
+        self.status = "running"
+        self.error: str | None = None
+        self._halt = threading.Event()
+
+    def stop(self) -> None:
+        self._halt.set()
+
+    def run(self) -> None:
+        try:
+            while not self._halt.is_set():
+                frame = self.source.read()
+                if frame is None:
+                    break
+                if self.slot is not None:
+                    self.slot.put(frame)
+                for event in self.pipeline.update(frame):
+                    self.events.put(event)
+                self.last_t = frame.t
+            for event in self.pipeline.flush():
+                self.events.put(event)
+            self.status = "ended" if not self._halt.is_set() else "stopped"
+        except (SourceError, DealerAssistError, OSError) as exc:
+            self.error = str(exc)
+            self.status = "failed"
+        finally:
+            self.source.close()
+
+
+class LiveSession:
+    """The referee between the vision worker and the models; emits `award_ready(award)`."""
+
+    def __init__(self, referee: Referee, table: TableModel, flags: FlagListModel,
+                 worker: VisionWorker | None = None) -> None:
+        self.referee = referee
+        self.table = table
+        self.flags = flags
+        self.worker = worker
+        self.award: Award | None = None
+        self.award_ready = Signal()
+        self.hand_started = Signal()
+        self.errors: list[str] = []
+        self._hands = 0
+        self.sync()
+
+    def start(self) -> None:
+        if self.worker is not None and not self.worker.is_alive():
+            self.worker.start()
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker.join(timeout=3)
+        self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+
+    def poll(self, limit: int = 500) -> int:
+        """Feed the referee the events the vision thread queued (at most `limit`); returns how many."""
+        if self.worker is None:
+            return 0
+        fed = 0
+        while fed < limit:
+            try:
+                event = self.worker.events.get_nowait()
+            except queue.Empty:
+                break
+            self.feed(event)
+            fed += 1
+        return fed
+
+    def feed(self, item: TableEvent | DealerAction) -> None:
+        try:
+            outputs = self.referee.feed(item)
+        except DealerAssistError as exc:  # never take the table down: flag it and carry on
+            self.errors.append(str(exc))
+            self._flag(Flag(FlagKind.UNEXPECTED_EVENT, Severity.ERROR, getattr(item, "seat", None), "referee", None,
+                            f"referee could not take {type(item).__name__}: {exc}", item.t))
+            outputs = []
+        if len(self.referee.hands) != self._hands:
+            self._hands = len(self.referee.hands)
+            self.award = None
+            self.flags.clear()
+            self.hand_started.emit()
+        for out in outputs:
+            if isinstance(out, Flag):
+                self._flag(out)
+            elif isinstance(out, AwardMade):
+                self.award = out.award
+                self.sync()
+                self.award_ready.emit(out.award)
+        self.sync()
+
+    def dealer_action(self, action: DealerAction) -> None:
+        """An action from the pad, stamped with the video's time so it sorts with the camera's events."""
+        t = self.worker.last_t if self.worker is not None else action.t
+        self.feed(replace(action, t=t))
+
+    def _flag(self, flag: Flag) -> None:
+        self.flags.add(flag)
+
+    def sync(self) -> None:
+        run = self.referee.run
+        if run is not None:
+            states = hand_seat_states(run.hand, labels=())
+            self.table.set_seats(states, game=run.rules.game, button=run.hand.button)
+        self.table.set_prompt(self.referee.prompt)

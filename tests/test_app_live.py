@@ -1,0 +1,76 @@
+"""Live mode end to end with no model: scripted frames -> fake detector -> pipeline (its own thread) ->
+referee -> the seat, prompt and flag models; the dealer's actions go in between."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from dealer_assist.app.models.capture import LatestFrame
+from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.live_session import LiveSession, VisionWorker
+from dealer_assist.app.models.table import TableModel
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.vision.backends.fake_backend import FakeDetector
+from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
+from dealer_assist.vision.sources import FramesSource
+from dealer_assist.vision.table_profile import TableProfile, oval_profile
+
+FPS = 30.0
+
+
+def _camera(profile: TableProfile) -> CameraCalibration:
+    w, h = profile.width_cm, profile.height_cm
+    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
+    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
+    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
+
+
+def _session(script: ScriptedTable) -> tuple[LiveSession, TableModel, FlagListModel, LatestFrame]:
+    profile = oval_profile(6)
+    cal = _camera(profile)
+    pipeline = Pipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
+    blank = np.zeros((720, 1280, 3), np.uint8)
+    slot = LatestFrame()
+    worker = VisionWorker(FramesSource([blank] * len(script.observations), fps=FPS), pipeline, slot)
+    table, flags = TableModel(), FlagListModel()
+    referee = Referee(TableConfig.make(HouseRules.preset("badugi-limit"), {1: 200, 3: 200, 5: 200}, button=5))
+    return LiveSession(referee, table, flags, worker), table, flags, slot
+
+
+def _drain(session: LiveSession) -> None:
+    assert session.worker is not None
+    deadline = time.monotonic() + 20
+    while session.worker.is_alive() and time.monotonic() < deadline:
+        session.poll()
+        time.sleep(0.01)
+    session.poll()
+
+
+def test_camera_events_reach_the_seats_and_the_prompt() -> None:
+    script = ScriptedTable(6, FPS).button(5).hold(0.5)
+    for _ in range(4):
+        for seat in (1, 3, 5):
+            script.deal(seat).hold(0.3)
+    script.hold(1.0)
+    session, table, flags, slot = _session(script)
+    session.start()
+    _drain(session)
+    assert slot.peek() is not None  # the video saw the frames
+    seats = {s.seat: s for s in table.seats}
+    assert sorted(seats) == [1, 3, 5]
+    assert all(len(s.cards) == 4 and all(c is None for c in s.cards) for s in seats.values())
+    prompt = table.prompt
+    assert prompt.actor == 5 and {la.action for la in prompt.legal} >= {"fold", "call"}  # first left of the BB
+    session.dealer_action(DealerAction(5, "call"))
+    assert table.prompt.actor == 1
+    session.dealer_action(DealerAction(5, "fold"))  # seat 5 again: out of turn, flagged by the referee
+    assert flags.entries and flags.entries[0].flag.kind.value == "fold_out_of_order"
+    session.stop()
+    assert session.worker is not None and session.worker.status == "ended"
