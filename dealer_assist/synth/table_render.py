@@ -284,44 +284,53 @@ def hand_sprite(style: int, length_cm: float) -> tuple[Image, float]:
 def _hand_sprite(style: int, length_cm: int) -> tuple[Image, float]:
     rng = np.random.default_rng(style)
     s = HAND_PX_PER_CM
-    width_cm = 14.0
+    width_cm = 16.0
     w, h = int(width_cm * s), int((length_cm + 12) * s)
-    img = np.zeros((h, w, 4), np.uint8)
     skin = np.array(SKIN[style % len(SKIN)], np.float64) * rng.uniform(0.9, 1.08)
-    sleeve = SLEEVES[(style // 7) % len(SLEEVES)]
+    sleeve = np.array(SLEEVES[(style // 7) % len(SLEEVES)], np.float64) * rng.uniform(0.85, 1.1)
     cx = w / 2
     palm_y = 12 * s
-    # fingers
-    spread = rng.uniform(-0.15, 0.25)
-    for i, (dx, ln) in enumerate(((-2.4, 6.5), (-0.8, 7.5), (0.8, 7.2), (2.3, 6.0))):
-        a = math.radians(dx * 6 * (1 + spread))
-        x0, y0 = cx + dx * s, palm_y - 2.5 * s
-        curl = rng.uniform(0.5, 1.0) if rng.random() < 0.4 else 1.0
-        x1, y1 = x0 + math.sin(a) * ln * curl * s, y0 - math.cos(a) * ln * curl * s
-        cv2.line(img, (int(x0), int(y0)), (int(x1), int(y1)), (*(skin * (0.95 + 0.02 * i)).astype(int).tolist(), 255),
-                 int(1.7 * s), cv2.LINE_AA)
-    # thumb
-    side = 1 if rng.random() < 0.5 else -1
-    cv2.line(img, (int(cx + side * 3.2 * s), int(palm_y + 1 * s)),
-             (int(cx + side * 5.8 * s), int(palm_y - 3.5 * s)), (*(skin * 0.93).astype(int).tolist(), 255),
+    pose = ("flat", "spread", "fist", "point", "flat")[(style // 3) % 5]
+    mask = np.zeros((h, w), np.uint8)  # skin
+    # fingers: (offset across the palm in cm, length in cm, thickness in cm)
+    fingers = ((-2.5, 6.3, 1.6), (-0.85, 7.3, 1.7), (0.85, 7.0, 1.7), (2.45, 5.6, 1.5))
+    fan = {"flat": 2.0, "spread": 7.0, "fist": 1.0, "point": 2.0}[pose]
+    side = 1 if rng.random() < 0.5 else -1  # which side the thumb is on
+    index_finger = 0 if side < 0 else 3
+    for i, (dx, ln, th) in enumerate(fingers):
+        if pose == "point" and i == index_finger:
+            ln = 7.0
+        if pose == "fist" or (pose == "point" and i != index_finger):
+            ln *= 0.35
+        a = math.radians(dx * fan + rng.normal(0, 1.5))
+        x0, y0 = cx + dx * s * 0.95, palm_y - 3.0 * s
+        x1, y1 = x0 + math.sin(a) * ln * s, y0 - math.cos(a) * ln * s
+        cv2.line(mask, (int(x0), int(y0)), (int(x1), int(y1)), 255, int(th * s), cv2.LINE_AA)
+    tx = cx + side * (5.5 if pose == "spread" else 4.2) * s
+    cv2.line(mask, (int(cx + side * 3.0 * s), int(palm_y + 1.5 * s)), (int(tx), int(palm_y - 2.5 * s)), 255,
              int(2.0 * s), cv2.LINE_AA)
-    # palm
-    cv2.ellipse(img, (int(cx), int(palm_y)), (int(4.3 * s), int(5.0 * s)), 0, 0, 360, (*skin.astype(int).tolist(), 255),
-                -1, cv2.LINE_AA)
-    # forearm: skin then sleeve
+    cv2.ellipse(mask, (int(cx), int(palm_y)), (int(4.4 * s), int(4.8 * s)), 0, 0, 360, 255, -1, cv2.LINE_AA)
     wrist = palm_y + 4 * s
-    arm_w0, arm_w1 = 3.4 * s, 4.8 * s
-    pts = np.array([(cx - arm_w0, wrist), (cx + arm_w0, wrist), (cx + arm_w1, h - 1), (cx - arm_w1, h - 1)], np.int32)
-    cv2.fillConvexPoly(img, pts, (*skin.astype(int).tolist(), 255), cv2.LINE_AA)
-    cuff = wrist + rng.uniform(4, 14) * s
+    pts = np.array([(cx - 3.4 * s, wrist - 2 * s), (cx + 3.4 * s, wrist - 2 * s), (cx + 4.6 * s, h - 1),
+                    (cx - 4.6 * s, h - 1)], np.int32)
+    cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA)
+    cloth = np.zeros((h, w), np.uint8)
+    cuff = int(wrist + rng.uniform(3, 14) * s)
     if cuff < h:
-        sl = np.array([(cx - arm_w1 * 1.1, cuff), (cx + arm_w1 * 1.1, cuff), (cx + arm_w1 * 1.25, h - 1),
-                       (cx - arm_w1 * 1.25, h - 1)], np.int32)
-        cv2.fillConvexPoly(img, sl, (*sleeve, 255), cv2.LINE_AA)
-    # shading across the arm
-    xs = np.linspace(-1, 1, w)
-    shade = (1.0 - 0.25 * xs**2 + 0.08 * xs)[None, :, None]
-    img[:, :, :3] = np.clip(img[:, :, :3] * shade, 0, 255).astype(np.uint8)
+        sl = np.array([(cx - 5.0 * s, cuff), (cx + 5.0 * s, cuff), (cx + 6.2 * s, h - 1), (cx - 6.2 * s, h - 1)],
+                      np.int32)
+        cv2.fillConvexPoly(cloth, sl, 255, cv2.LINE_AA)
+    # rounded shading from the distance to the outline, plus fabric folds on the sleeve
+    alpha = np.maximum(mask, cloth)
+    dist = cv2.distanceTransform((alpha > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    round_ = np.clip(dist / (1.2 * s), 0, 1) ** 0.5
+    shade = (0.62 + 0.38 * round_)[:, :, None]
+    folds = cv2.resize(rng.normal(0, 1, (max(2, h // 24), 3)).astype(np.float32), (w, h),
+                       interpolation=cv2.INTER_CUBIC)[:, :, None]
+    colour = np.where((cloth > 127)[:, :, None], sleeve * (1 + 0.12 * folds), skin)
+    img = np.zeros((h, w, 4), np.uint8)
+    img[:, :, :3] = np.clip(colour * shade, 0, 255).astype(np.uint8)
+    img[:, :, 3] = alpha
     return img, palm_y / s
 
 
