@@ -230,3 +230,14 @@ def test_sim_video_cli(tmp_path: Path) -> None:
     assert data["events"] and data["table_profile"]["name"] == "oval-6"
     bad = CliRunner().invoke(cli, ["sim-video", "--errors", "nope", "--out", str(out), "--truth", str(truth)])
     assert bad.exit_code != 0 and "unknown dealer error" in bad.output
+
+
+def test_video_frame_truth_shows_the_dealt_card() -> None:
+    src = _video(5)
+    first = src.truth.events[0]
+    assert first.kind == "dealt"
+    _, objects = src.render_frame_truth(first.frame + 1)
+    in_seat = [o for o in objects if o.kind == "card_back" and o.zone == f"seat:{first.seat}"]  # type: ignore
+    assert in_seat
+    _, before = src.render_frame_truth(max(0, first.frame - 6))
+    assert not [o for o in before if o.zone == f"seat:{first.seat}" and o.kind == "card_back"]  # type: ignore
