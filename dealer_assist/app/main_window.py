@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -32,7 +33,6 @@ from dealer_assist.app import theme
 from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
-from dealer_assist.app.models.live_session import LiveSession, VisionWorker
 from dealer_assist.app.models.refereed import RefereedDemo
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
@@ -52,8 +52,6 @@ from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction, Prompt
-from dealer_assist.audit.referee import Referee
-from dealer_assist.audit.table import TableConfig
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.house_rules import HouseRules
@@ -95,6 +93,9 @@ def open_source(spec: str) -> FrameSource:
 def _reopener(spec: str) -> Callable[[], FrameSource]:
     return lambda: open_source(spec)
 
+
+if TYPE_CHECKING:
+    from dealer_assist.app.models.live_session import LiveSession
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
 
@@ -387,6 +388,10 @@ class MainWindow(QMainWindow):
 
         Needs the table profile, its camera calibration and a card detector; whatever is missing is
         said in the banner and the video still shows (start_capture)."""
+        # Imported here: the vision chain and the referee cost start-up time a demo or review never needs.
+        from dealer_assist.app.models.live_session import LiveSession, VisionWorker
+        from dealer_assist.audit.referee import Referee
+        from dealer_assist.audit.table import TableConfig
         from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
         from dealer_assist.vision.detector import make_detector
 
