@@ -74,3 +74,22 @@ def test_camera_events_reach_the_seats_and_the_prompt() -> None:
     assert flags.entries and flags.entries[0].flag.kind.value == "fold_out_of_order"
     session.stop()
     assert session.worker is not None and session.worker.status == "ended"
+
+
+def test_floor_decision_on_a_flag_becomes_a_referee_correction() -> None:
+    script = ScriptedTable(6, FPS).button(5).hold(0.5)
+    for _ in range(4):
+        for seat in (1, 3, 5):
+            script.deal(seat).hold(0.3)
+    script.hold(1.0)
+    session, _table, flags, _ = _session(script)
+    flags.set_pin("2468")
+    session.start()
+    _drain(session)
+    session.dealer_action(DealerAction(3, "fold"))  # seat 5 is to act
+    entry = flags.entries[0]
+    flags.resolve(entry.id, "dismissed", "seat 3 only touched its cards", "2468")
+    record = session.referee.hands[-1]
+    assert record.resolutions and record.resolutions[0].kind == "dismiss_flag"
+    assert record.corrections[-1].reason == "seat 3 only touched its cards"
+    session.stop()

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from dealer_assist.app.models.capture import LatestFrame
 from dealer_assist.app.models.demo_driver import hand_seat_states
-from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.flags import FlagEntry, FlagListModel
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.audit.outputs import AwardMade
@@ -79,6 +79,8 @@ class LiveSession:
         self.hand_started = Signal()
         self.errors: list[str] = []
         self._hands = 0
+        self._flag_index: dict[int, int] = {}  # flag list entry id -> the flag's number in the referee's hand
+        flags.resolved.connect(self._resolved)
         self.sync()
 
     def start(self) -> None:
@@ -117,11 +119,15 @@ class LiveSession:
             self._hands = len(self.referee.hands)
             self.award = None
             self.flags.clear()
+            self._flag_index.clear()
             self.hand_started.emit()
+        new_flags = [out for out in outputs if isinstance(out, Flag)]
+        base = len(self.referee.hands[-1].flags) - len(new_flags) if self.referee.hands else 0
+        for k, flag in enumerate(new_flags):
+            entry = self.flags.add(flag)
+            self._flag_index[entry.id] = base + k
         for out in outputs:
-            if isinstance(out, Flag):
-                self._flag(out)
-            elif isinstance(out, AwardMade):
+            if isinstance(out, AwardMade):
                 self.award = out.award
                 self.sync()
                 self.award_ready.emit(out.award)
@@ -134,6 +140,20 @@ class LiveSession:
 
     def _flag(self, flag: Flag) -> None:
         self.flags.add(flag)
+
+    def _resolved(self, entry: FlagEntry) -> None:
+        """The floor accepted or dismissed a flag (behind the PIN): the referee records it as a correction."""
+        number = self._flag_index.get(entry.id)
+        if number is None:
+            return
+        t = self.worker.last_t if self.worker is not None else entry.flag.t
+        try:
+            if entry.resolution == "accepted":
+                self.referee.accept_flag(number, reason=entry.reason, by="supervisor", t=t)
+            elif entry.resolution == "dismissed":
+                self.referee.dismiss_flag(number, reason=entry.reason, by="supervisor", t=t)
+        except DealerAssistError as exc:  # the hand has ended: the log's correction is the way then
+            self.errors.append(str(exc))
 
     def sync(self) -> None:
         run = self.referee.run
