@@ -60,6 +60,7 @@ class HandRun:
         self._ooo_owed: dict[int, int] = {}
         self._collected: dict[int, CardsDiscarded] = {}
         self._show_t: dict[int, float] = {}
+        self._turned: dict[int, list[Card]] = {}
         """When each seat showed or mucked at showdown (by the event's time, not its arrival)."""
         self._once: set[tuple[object, ...]] = set()
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
@@ -190,7 +191,13 @@ class HandRun:
 
     def _exposed(self, ev: CardExposed) -> None:
         hand = self.hand
-        if hand.phase in (Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE):
+        if hand.phase in (Phase.AWARDING, Phase.DONE):
+            return
+        showdown = hand.phase is Phase.SHOWDOWN or (
+            hand.phase is Phase.DRAWING and self.deal.finished and self._no_betting_next())
+        if showdown:
+            if ev.seat is not None and ev.card is not None:
+                self._face_up(ev)
             return
         card = "a card" if ev.card is None else f"card {ev.card}"
         where = "on the stub" if ev.seat is None else f"at seat {ev.seat}"
@@ -253,7 +260,7 @@ class HandRun:
             if hand.next_shower == seat:
                 if hand.can_muck(seat):
                     hand.muck(seat)
-                    self._show_t[seat] = ev.t
+                    self._show_t[seat] = float("-inf")
             else:
                 self.pending.append(ev)
             return
@@ -472,6 +479,15 @@ class HandRun:
 
     # -- showdown ----------------------------------------------------------------------------------
 
+    def _face_up(self, ev: CardExposed) -> None:
+        """Cards turned one by one at showdown: all of a seat's cards face up is a show (short hands too)."""
+        assert ev.seat is not None and ev.card is not None
+        up = self._turned.setdefault(ev.seat, [])
+        if ev.card not in up:
+            up.append(ev.card)
+        if len(up) == self.physical.get(ev.seat) and len(up) != self.rules.hand_size:
+            self._shown(CardsShown(ev.t, ev.frame, ev.seat, tuple(up)))
+
     def _shown(self, ev: CardsShown) -> None:
         hand = self.hand
         seat = ev.seat
@@ -548,7 +564,7 @@ class HandRun:
         elif hand.phase is Phase.SHOWDOWN:
             if hand.can_muck(item.seat):
                 hand.muck(item.seat)
-                self._show_t[item.seat] = item.t
+                self._show_t[item.seat] = float("-inf")
         else:
             self._action(DealerAction(item.seat, "fold", t=item.t, source="vision"), item.frame)
 
