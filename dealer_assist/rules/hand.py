@@ -422,7 +422,11 @@ class Hand:
             legal = w == STUB or (w == UNSEEN and stub.known is None)
         if not legal:  # verify_deal_card names the rule (the checks above are its common case)
             i = self.verify_deal_card(seat, card)
-        got = stub.take(card)
+        if stub.known is None and card is not None:  # the camera's case: the card is given, the stub unseen
+            stub.count -= 1
+            got: Card | None = card
+        else:
+            got = stub.take(card)
         if got is not None:
             if key < 0 or got is not card:
                 key = card_key(got)
@@ -782,6 +786,15 @@ class Hand:
 
         A count with a known deck (simulation) discards the last cards held.
         """
+        if not cards and self.phase is _DRAWING:  # standing pat: only the turn needs checking
+            due = self._declarer_due()
+            if due is not None and (seat is None or seat == self.seats[due]):
+                self._declare_pos += 1
+                step = make_discarded(self.draw, self.seats[due], 0, ())
+                self.history.append(step)
+                if self._declare_pos >= len(self.draw_order) and not any(self.owed):
+                    self._start_betting(self.draw)
+                return step
         i, count, picks, keys = self.verify_discard(seat, cards)
         hand = self.hands[i]
         stub = self.stub
@@ -943,7 +956,11 @@ class Hand:
                     i = -1
         if i < 0:
             i = self.verify_replace(seat, card)
-        got = stub.take(card)
+        if stub.known is None and card is not None:
+            stub.count -= 1
+            got: Card | None = card
+        else:
+            got = stub.take(card)
         if got is not None:
             if key < 0 or got is not card:
                 key = card_key(got)
