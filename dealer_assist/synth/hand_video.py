@@ -21,6 +21,7 @@ frame is drawn: `SimulatedTable.truth`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -574,6 +575,7 @@ class SimulatedTable:
         back_design: str | None = None,
         tilt_max_deg: float = 20.0,
         effects: float = 0.5,
+        markers: bool = True,
     ) -> None:
         rules = HouseRules.preset(game)
         self._rng = np.random.default_rng([seed, 0xF12A3E])
@@ -590,7 +592,9 @@ class SimulatedTable:
             list(self.profile.outline), size, tilt_deg=float(rng.uniform(0, tilt_max_deg)),
             tilt_dir_deg=float(rng.uniform(0, 360)), roll_deg=float(rng.normal(0, 4)), fill=0.97,
         )
-        self.renderer = TableRenderer(self.profile, self.camera, face, back, random_felt(rng))
+        # the rail's ArUco markers are always printed, so calibration can run on the video
+        felt = dataclasses.replace(random_felt(rng), markers=markers)
+        self.renderer = TableRenderer(self.profile, self.camera, face, back, felt)
         self.effects: Effects = random_effects(rng, effects) if effects > 0 else Effects()
         self.effects = Effects(self.effects.gain, self.effects.gradient, self.effects.spots, (),
                                min(self.effects.blur_sigma, 0.6), 0.0, self.effects.noise_sigma,
