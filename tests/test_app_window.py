@@ -115,9 +115,11 @@ def test_settings_dialog_validates(qtbot) -> None:
     assert "PIN" in dialog.error.text()
     dialog.pin.setText("2468")
     dialog.preset.setCurrentText("badugi-no-limit")
+    dialog.font_scale.setCurrentText("125%")
     dialog.try_accept()
     assert dialog.result() == dialog.DialogCode.Accepted
     assert dialog.settings.stakes == "100/200" and dialog.settings.house_preset == "badugi-no-limit"
+    assert dialog.settings.font_scale == 1.25
 
 
 def test_app_command_registered_with_help() -> None:

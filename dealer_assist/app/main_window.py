@@ -126,6 +126,12 @@ class SettingsDialog(QDialog):
         self.pin = QLineEdit(settings.supervisor_pin)
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.trainee = QLineEdit(settings.trainee)
+        self.font_scale = QComboBox()
+        for pct in (80, 100, 125, 150, 175):
+            self.font_scale.addItem(f"{pct}%", pct / 100)
+        nearest = min(range(self.font_scale.count()),
+                      key=lambda i: abs(float(self.font_scale.itemData(i)) - settings.font_scale))
+        self.font_scale.setCurrentIndex(nearest)
         form.addRow("Table profile", self.table_profile)
         form.addRow("Source", self.source_kind)
         form.addRow("Camera / URL / file", self.source)
@@ -134,6 +140,7 @@ class SettingsDialog(QDialog):
         form.addRow("Big blind", self.big_blind)
         form.addRow("Supervisor PIN", self.pin)
         form.addRow("Trainee", self.trainee)
+        form.addRow("Text size", self.font_scale)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         self.error = QLabel("")
@@ -155,6 +162,7 @@ class SettingsDialog(QDialog):
             big_blind=self.big_blind.value(),
             supervisor_pin=self.pin.text().strip(),
             trainee=self.trainee.text().strip() or "trainee",
+            font_scale=float(self.font_scale.currentData()),
         )
 
     def try_accept(self) -> None:
@@ -495,6 +503,10 @@ class MainWindow(QMainWindow):
             self.apply_settings(dialog.settings)
 
     def apply_settings(self, settings: Settings) -> None:
+        if settings.font_scale != self.settings.font_scale:
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                theme.apply_theme(app, settings.font_scale)
         self.settings = replace(settings, mode=self.mode)
         self.flags.set_pin(settings.supervisor_pin)
         self._refresh_summary()
