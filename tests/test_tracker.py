@@ -157,12 +157,12 @@ def test_fold_waits_for_what_follows() -> None:
     # a seat emptying is a fold if nothing arrives there within fold_wait_s
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2, 3], 4).hold(1.0)
-    t.fold(2).hold(3.0)
+    t.fold(2).hold(3.5)
     events = run(t, flush=False)
     assert summary(events)[-1] == ("folded", 2)
     emitted, fold = events[-1]
     assert fold.frame < emitted
-    assert 2.0 <= (emitted - fold.frame) / FPS <= 2.4       # fold_wait_s after the folded cards reached the muck
+    assert 2.5 <= (emitted - fold.frame) / FPS <= 2.9       # fold_wait_s after the folded cards reached the muck
 
 
 def test_fold_is_settled_by_another_seat_changing() -> None:
@@ -175,7 +175,7 @@ def test_fold_is_settled_by_another_seat_changing() -> None:
 def test_last_seat_holding_cards_is_no_fold() -> None:
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2], 4).hold(1.0)
-    t.fold(1).hold(3.0).fold(2).hold(1.5).gather().hold(1.5)
+    t.fold(1).hold(3.5).fold(2).hold(1.5).gather().hold(1.5)
     assert summary(run(t))[-2:] == [("folded", 1), ("gathered", None)]
 
 
@@ -373,3 +373,13 @@ def test_muck_growing_elsewhere_is_not_evidence_for_a_covered_seat() -> None:
     t.occlude([3], 1.5)                           # seat 3 covered while seat 1's discards land
     t.hold(1.0)
     assert summary(run(t)) == [*before, ("discarded", 1, 2)]
+
+
+def test_show_reveals_a_card_the_pile_hid() -> None:
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 3)
+    t.deal(2).hold(1.0)                           # seat 1's 4th card landed squarely on another: never seen
+    t.show(1, ["Ah", "2c", "3d", "4s"]).hold(1.0)
+    events = summary(run(t))
+    assert events[-1] == ("shown", 1, "Ah 2c 3d 4s")
+    assert events.count(("dealt", 1)) == 3 and ("exposed", 1, "4s") not in events

@@ -70,7 +70,7 @@ class TrackerConfig:
     vanish_s: float = 2.5
     evidence_lead_s: float = 0.05
     evidence_keep_s: float = 1.0
-    fold_wait_s: float = 2.0
+    fold_wait_s: float = 2.5
     hand_size: int = 4
     draw_procedure: str = "sequential"
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
@@ -137,6 +137,11 @@ class ZoneSmoother:
 
     def _side(self, view: ZoneView) -> int:
         return (view.count > self.stable.count) - (view.count < self.stable.count)
+
+    @property
+    def arriving(self) -> bool:
+        """Whether more cards than the stable state are being seen (a landing not yet confirmed)."""
+        return bool(self._run) and self._side(self._run[-1].view) > 0
 
     def update(self, t: float, frame: int, view: ZoneView, loose_t: float = float("-inf"),
                muck_t: float = float("-inf")) -> list[Commit]:
@@ -386,7 +391,8 @@ class Tracker:
 
         events: list[TableEvent] = []
         for seat, p in list(self._hand.pending.items()):
-            if t - max(p.t, self._last_change_t) + _EPS >= self.config.fold_wait_s:
+            arriving = self._seats[seat - 1].arriving           # its replacements may be landing right now
+            if t - max(p.t, self._last_change_t) + _EPS >= self.config.fold_wait_s and not arriving:
                 events += self._resolve_fold(seat)
         for seat, commit in commits:
             if self.config.draw_procedure == "sequential":
@@ -455,7 +461,11 @@ class Tracker:
         start = commit.start
         events: list[TableEvent] = []
 
-        if delta > 0:
+        showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0
+                   and max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size)
+        if delta > 0 and showing:
+            pass                                    # a hand spread face up shows cards the pile had hidden
+        elif delta > 0:
             hand.active = True
             p = hand.pending.pop(seat, None)
             if p is not None:                       # it emptied to draw, not to fold
