@@ -1,0 +1,120 @@
+"""`dealer-assist audit` on simulated hand videos: exactly the injected flags, the log, the report, actions files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from audit_videos import make_sim_video
+from click.testing import CliRunner
+
+from dealer_assist.audit.actions_file import actions_to_jsonl, parse_actions, read_actions
+from dealer_assist.audit.ordering import InputOrderer
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.cli import cli
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store import HandLog, StoredAction, StoredFlag
+from dealer_assist.vision.events import CardDealt
+
+FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
+           "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
+CASES = [
+    ("badugi-limit", 1, []),
+    ("badacey-pot-limit-double", 2, []),
+    ("badugi-limit", 3, ["skipped_seat"]),
+    ("badugi-pot-limit", 4, ["wrong_seat"]),
+    ("badacey-limit-triple", 5, ["extra_replacement"]),
+    ("badugi-no-limit", 6, ["exposed_card"]),
+]
+
+
+def audit(tmp_path: Path, video: Path, truth: Path, *extra: str) -> tuple[dict, Path]:  # type: ignore[type-arg]
+    log = tmp_path / "log" / "hands.sqlite"
+    result = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--detector", f"fake:{truth}",
+                                      "--log", str(log), "--json", "--no-progress", *extra])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return json.loads(result.stdout), log
+
+
+@pytest.mark.parametrize(("game", "seed", "errors"), CASES, ids=lambda v: str(v))
+def test_audit_raises_exactly_the_injected_flags(tmp_path: Path, game: str, seed: int, errors: list[str]) -> None:
+    video, truth, table = make_sim_video(tmp_path, game, seed, errors)
+    report, log = audit(tmp_path, video, truth)
+    assert len(report["hands"]) == 1
+    hand = report["hands"][0]
+    got = sorted((f["kind"], f["seat"]) for f in hand["flags"])
+    want = sorted((FLAG_OF[e.kind], e.seat) for e in table.truth.errors)
+    assert got == want, [f["message"] for f in hand["flags"]]
+    if not errors:
+        assert hand["status"] == "complete"
+        assert hand["awards"]["totals"] and sum(hand["awards"]["totals"].values()) > 0
+    with HandLog.open_readonly(log) as hl:
+        assert hl.verify().ok
+        story = hl.story(hl.hand_ids()[0])
+        assert story.end is not None and story.end.status == hand["status"]
+        stored = [r.kind for r in story.records if isinstance(r, StoredFlag)]
+        assert stored == [f["kind"] for f in hand["flags"]]
+        assert any(isinstance(r, StoredAction) for r in story.records)
+    conn = sqlite3.connect(log)
+    labels = [r[0] for r in conn.execute("SELECT label FROM snapshots ORDER BY id")]
+    conn.close()
+    assert "deal complete" in labels and all(f"flag: {k}" in labels for k, _ in want)
+    assert CliRunner().invoke(cli, ["log", "verify", "--log", str(log)]).exit_code == 0
+
+
+def test_audit_text_report_and_actions_file(tmp_path: Path) -> None:
+    video, truth, _ = make_sim_video(tmp_path, "badugi-limit", 1, [])
+    data = json.loads(truth.read_text())
+    actions = tmp_path / "actions.csv"
+    actions.write_text("t,seat,action,amount\n" + "".join(
+        f"{a['t']},{a['seat']},{a['action']},{'' if a['amount'] is None else a['amount']}\n" for a in data["actions"]))
+    result = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--detector", f"fake:{truth}",
+                                      "--actions", str(actions), "--log", str(tmp_path / "l.sqlite"),
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "1 hand, 0 flags" in result.output and "No flags." in result.output and "Totals:" in result.output
+
+
+def test_audit_help_and_bad_input() -> None:
+    runner = CliRunner()
+    help_text = runner.invoke(cli, ["audit", "--help"]).output
+    for option in ("--table", "--camera", "--house", "--actions", "--log", "--json", "--detector"):
+        assert option in help_text
+    bad = runner.invoke(cli, ["audit", "nope.mp4", "--table", "oval-9", "--detector", "fake:/no/such.json"])
+    assert bad.exit_code == 2 and bad.output.startswith("error:") and bad.output.count("\n") == 1
+
+
+# -- actions files and ordering --------------------------------------------------------------------------
+
+
+def test_actions_file_formats(tmp_path: Path) -> None:
+    acts = [DealerAction(3, "raise", 8, t=2.5), DealerAction(1, "call", t=1.0), DealerAction(2, "fold", t=3.0)]
+    jsonl = actions_to_jsonl(acts)
+    assert [a.seat for a in parse_actions(jsonl)] == [1, 3, 2]
+    csv_text = "# dealer input\nt,seat,action,amount\n1.0,1,call,\n2.5,3,raise,8\n\n3,2,fold,\n"
+    assert parse_actions(csv_text) == parse_actions(jsonl)
+    truth = json.dumps({"actions": [{"t": 1.0, "seat": 1, "action": "call", "amount": None}]})
+    assert parse_actions(truth) == [DealerAction(1, "call", t=1.0)]
+    path = tmp_path / "a.jsonl"
+    path.write_text(jsonl)
+    assert read_actions(path)[0].t == 1.0
+    for text, why in [("t,seat,action\n1,2,shove\n", "unknown action"), ('{"t": 1, "seat": 2}\n', "bad action"),
+                      ("t,seat,action,amount\n1,2,raise,\n", "positive amount"), ("a,b\n1,2\n", "header")]:
+        with pytest.raises(DealerAssistError, match=why):
+            parse_actions(text, "x")
+    with pytest.raises(DealerAssistError, match="cannot read"):
+        read_actions(tmp_path / "missing.csv")
+
+
+def test_orderer_puts_items_back_in_time_order() -> None:
+    o = InputOrderer(horizon_s=1.0)
+    o.push([DealerAction(1, "call", t=2.0)])
+    o.push([CardDealt(2.0, 60, 1), CardDealt(1.5, 45, 2)])
+    assert o.release(2.0) == []
+    out = o.release(3.0)
+    assert [type(i).__name__ for i in out] == ["CardDealt", "CardDealt", "DealerAction"]
+    assert [i.t for i in out] == [1.5, 2.0, 2.0]
+    o.push([CardDealt(0.5, 15, 3)])                       # late: goes out at once, never before what went out
+    assert len(o.release(3.0)) == 1 and o.flush() == []
