@@ -93,3 +93,26 @@ def test_floor_decision_on_a_flag_becomes_a_referee_correction() -> None:
     assert record.resolutions and record.resolutions[0].kind == "dismiss_flag"
     assert record.corrections[-1].reason == "seat 3 only touched its cards"
     session.stop()
+
+
+def test_clicking_a_flag_shows_its_frame(qtbot) -> None:
+    from dealer_assist.app.widgets.flag_list import FlagList
+    from dealer_assist.audit.records import Flag, FlagKind, Severity
+
+    script = ScriptedTable(6, FPS).button(5).hold(0.5)
+    for seat in (1, 3, 5):
+        script.deal(seat).hold(0.3)
+    session, _table, flags, _ = _session(script)
+    session.start()
+    _drain(session)
+    assert session.worker is not None
+    ring = session.worker.ring
+    assert ring.get(5) is not None and ring.get(5).shape[1] <= 640 and ring.get(10_000) is None
+    widget = FlagList(flags)
+    qtbot.addWidget(widget)
+    widget.frame_for = ring.get
+    flags.add(Flag(FlagKind.CARD_EXPOSED, Severity.WARNING, 3, "exposed-card", None, "card exposed", 0.5, 12))
+    widget.show()
+    widget.list.setCurrentRow(0)
+    assert widget.picture.isVisible() and widget.picture.toolTip() == "frame 12"
+    session.stop()

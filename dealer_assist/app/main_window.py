@@ -416,7 +416,9 @@ class MainWindow(QMainWindow):
             return None
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
         referee = Referee(TableConfig.make(self.rules, stacks, button=1))
-        self.session = LiveSession(referee, self.table, self.flags, VisionWorker(source, pipeline, self.slot))
+        worker = VisionWorker(source, pipeline, self.slot)
+        self.session = LiveSession(referee, self.table, self.flags, worker)
+        self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
         self.session.award_ready.connect(self.live.show_award)
         self.session.hand_started.connect(lambda: self.live.show_award(None))
         self.session.start()

@@ -146,3 +146,39 @@ class CaptureThread(threading.Thread):
             self.error = None
             return True
         return False
+
+
+class FrameRing:
+    """The last `size` frames, shrunk to `width` px wide, by frame index: the picture behind a flag.
+
+    Written by the vision thread, read by the UI when a flag is clicked; a lock keeps the two apart.
+    """
+
+    def __init__(self, size: int = 150, width: int = 480) -> None:
+        self.size = size
+        self.width = width
+        self._frames: dict[int, np.ndarray] = {}
+        self._order: list[int] = []
+        self._lock = threading.Lock()
+
+    def add(self, frame: Frame) -> None:
+        image = frame.image
+        step = max(1, image.shape[1] // self.width)
+        small = np.ascontiguousarray(image[::step, ::step])  # nearest-neighbour shrink: cheap, no cv2
+        with self._lock:
+            self._frames[frame.index] = small
+            self._order.append(frame.index)
+            while len(self._order) > self.size:
+                self._frames.pop(self._order.pop(0), None)
+
+    def get(self, index: int | None) -> np.ndarray | None:
+        """The frame with this index, else the nearest one kept (None when nothing is near)."""
+        if index is None:
+            return None
+        with self._lock:
+            if index in self._frames:
+                return self._frames[index]
+            if not self._order:
+                return None
+            nearest = min(self._order, key=lambda i: abs(i - index))
+            return self._frames[nearest] if abs(nearest - index) <= 15 else None

@@ -12,7 +12,7 @@ import queue
 import threading
 from dataclasses import replace
 
-from dealer_assist.app.models.capture import LatestFrame
+from dealer_assist.app.models.capture import FrameRing, LatestFrame
 from dealer_assist.app.models.demo_driver import hand_seat_states
 from dealer_assist.app.models.flags import FlagEntry, FlagListModel
 from dealer_assist.app.models.signal import Signal
@@ -30,9 +30,11 @@ from dealer_assist.vision.pipeline import Pipeline
 class VisionWorker(threading.Thread):
     """Reads a source, shows each frame through `slot`, runs the pipeline, queues the events."""
 
-    def __init__(self, source: FrameSource, pipeline: Pipeline, slot: LatestFrame | None = None) -> None:
+    def __init__(self, source: FrameSource, pipeline: Pipeline, slot: LatestFrame | None = None,
+                 ring: FrameRing | None = None) -> None:
         super().__init__(name="vision", daemon=True)
         self.source = source
+        self.ring = ring if ring is not None else FrameRing()
         self.pipeline = pipeline
         self.slot = slot
         self.events: queue.Queue[TableEvent] = queue.Queue()
@@ -52,6 +54,7 @@ class VisionWorker(threading.Thread):
                     break
                 if self.slot is not None:
                     self.slot.put(frame)
+                self.ring.add(frame)
                 for event in self.pipeline.update(frame):
                     self.events.put(event)
                 self.last_t = frame.t

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QImage, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -88,6 +91,11 @@ class FlagList(QFrame):
         self.detail.setObjectName("muted")
         self.detail.setWordWrap(True)
         layout.addWidget(self.detail)
+        self.picture = QLabel()  # the frame the selected flag refers to, when it is still kept
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.picture.hide()
+        layout.addWidget(self.picture)
+        self.frame_for: Callable[[int | None], np.ndarray | None] | None = None
         row = QHBoxLayout()
         self.accept_button = QPushButton("Accept…")
         self.dismiss_button = QPushButton("Dismiss…")
@@ -139,6 +147,19 @@ class FlagList(QFrame):
         self.accept_button.setToolTip(tip or "accept the flag (supervisor PIN and a reason)")
         self.dismiss_button.setToolTip(tip or "dismiss the flag (supervisor PIN and a reason)")
         self.detail.setText(self.model.entry(entry_id).detail() if entry_id is not None else "")
+        self._show_picture(self.model.entry(entry_id).flag.frame if entry_id is not None else None)
+
+    def _show_picture(self, frame_index: int | None) -> None:
+        image = self.frame_for(frame_index) if self.frame_for is not None and frame_index is not None else None
+        if image is None:
+            self.picture.hide()
+            return
+        h, w = image.shape[:2]
+        self._picture_data = np.ascontiguousarray(image)
+        qimage = QImage(self._picture_data.data, w, h, self._picture_data.strides[0], QImage.Format.Format_BGR888)
+        self.picture.setPixmap(QPixmap.fromImage(qimage).scaledToWidth(min(420, w * 2)))
+        self.picture.setToolTip(f"frame {frame_index}")
+        self.picture.show()
 
     def open_dialog(self, resolution: Resolution, modal: bool = True) -> PinDialog | None:
         entry_id = self.selected_id()
