@@ -17,6 +17,8 @@ import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
 
+from pokerkit.games import NoLimitPokerMixin, PotLimitPokerMixin, TripleDraw  # noqa: E402
+
 from dealer_assist.cards import FULL_DECK, Card  # noqa: E402
 from dealer_assist.rules.hand import Hand, Phase  # noqa: E402
 from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
@@ -48,9 +50,33 @@ AUTOMATIONS = (
 )
 
 
-def pokerkit_rules(small_blind: int, big_blind: int, ante: int) -> HouseRules:
-    """Fixed-limit Badugi with the house options PokerKit's engine has."""
+class PotLimitBadugi(PotLimitPokerMixin, TripleDraw):
+    """Badugi on PokerKit's generic engine with pot-limit betting (PokerKit ships only fixed limit)."""
+
+    deck = pokerkit.Deck.REGULAR
+    hand_types = (pokerkit.BadugiHand,)
+    hole_dealing_count = 4
+
+
+class NoLimitBadugi(NoLimitPokerMixin, TripleDraw):
+    """Badugi on PokerKit's generic engine with no-limit betting."""
+
+    deck = pokerkit.Deck.REGULAR
+    hand_types = (pokerkit.BadugiHand,)
+    hole_dealing_count = 4
+
+
+GAMES: dict[str, Any] = {
+    "fixed_limit": pokerkit.FixedLimitBadugi,
+    "pot_limit": PotLimitBadugi,
+    "no_limit": NoLimitBadugi,
+}
+
+
+def pokerkit_rules(small_blind: int, big_blind: int, ante: int, betting: str = "fixed_limit") -> HouseRules:
+    """Badugi with the house options PokerKit's engine has."""
     return HouseRules(
+        betting=betting,  # type: ignore[arg-type]
         small_blind=small_blind,
         big_blind=big_blind,
         small_bet=big_blind,
@@ -62,7 +88,7 @@ def pokerkit_rules(small_blind: int, big_blind: int, ante: int) -> HouseRules:
     )
 
 
-def random_setup(rng: random.Random) -> tuple[HouseRules, dict[int, int], int]:
+def random_setup(rng: random.Random, betting: str = "fixed_limit") -> tuple[HouseRules, dict[int, int], int]:
     n = rng.randint(2, 8)
     seats = sorted(rng.sample(range(1, 11), n))
     big = rng.choice((2, 2, 4, 10))
@@ -74,7 +100,7 @@ def random_setup(rng: random.Random) -> tuple[HouseRules, dict[int, int], int]:
             stacks[s] = rng.randint(30, 80) * big
         else:
             stacks[s] = rng.randint(1, 4 * big) + ante
-    return pokerkit_rules(small, big, ante), stacks, rng.choice(seats)
+    return pokerkit_rules(small, big, ante, betting), stacks, rng.choice(seats)
 
 
 def compare_options(hand: Hand, state: Any, where: str) -> None:
@@ -87,15 +113,18 @@ def compare_options(hand: Hand, state: Any, where: str) -> None:
     assert state.can_fold()
 
 
-def play_both(seed: int) -> bool:
+def play_both(seed: int, betting: str = "fixed_limit") -> bool:
     """Play one hand through both engines; False when only PokerKit's pot merging changed an odd chip."""
     rng = random.Random(seed)
-    rules, stacks, button = random_setup(rng)
+    rules, stacks, button = random_setup(rng, betting)
     hand = Hand(rules, stacks, button, seed=rng.randrange(2**32))
-    state = pokerkit.FixedLimitBadugi.create_state(
-        AUTOMATIONS, True, rules.ante, (rules.small_blind, rules.big_blind), rules.small_bet, rules.big_bet,
-        [stacks[s] for s in hand.seats], len(hand.seats), mode=pokerkit.Mode.CASH_GAME,
+    # Pot and no limit: the minimum bet is the big blind in every round.
+    small_bet, big_bet = (rules.small_bet, rules.big_bet) if betting == "fixed_limit" else (rules.big_blind,) * 2
+    game = GAMES[betting](
+        AUTOMATIONS, True, rules.ante, (rules.small_blind, rules.big_blind), small_bet, big_bet,
+        mode=pokerkit.Mode.CASH_GAME,
     )
+    state = game([stacks[s] for s in hand.seats], len(hand.seats))
     while hand.phase is not Phase.DONE:
         where = f"seed {seed}, step {len(hand.history)}"
         if hand.phase is Phase.BETTING:
@@ -144,6 +173,17 @@ def merged_odd_chips_explain(hand: Hand, theirs: list[int]) -> bool:
     diff = {hand.seats[i]: theirs[i] - hand.stacks[i] for i in range(len(theirs)) if theirs[i] != hand.stacks[i]}
     odd_total = sum(sh.odd_chips for pot in tied for sh in pot.shares)
     return len(tied) >= 2 and set(diff) <= seats and sum(abs(d) for d in diff.values()) <= 2 * odd_total
+
+
+@pytest.mark.parametrize("betting", ["pot_limit", "no_limit"])
+@pytest.mark.parametrize("chunk", range(2))
+def test_pot_and_no_limit_on_pokerkits_generic_engine(betting: str, chunk: int) -> None:
+    """PokerKit has no pot- or no-limit Badugi, but its engine takes any betting structure: 1,000 hands each."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seeds = range(chunk, 1_000, 2)
+        same = sum(play_both(seed, betting) for seed in seeds)
+    assert same >= 0.99 * len(seeds)
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -43,7 +44,7 @@ def try_illegal(hand: Hand, rng: random.Random) -> None:
     """Attempt a step that is probably illegal now; if it is refused, nothing may have changed."""
     before = hand.snapshot()
     seat = rng.choice((*hand.seats, 99))
-    attempts = [
+    attempts: list[Callable[[], object]] = [
         lambda: hand.fold(seat),
         lambda: hand.check(seat),
         lambda: hand.call(seat),
