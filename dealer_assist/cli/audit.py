@@ -53,6 +53,9 @@ def _house(spec: str | None, default: str) -> Any:
 @click.option("--detector", "detector", default="onnx", show_default=True, metavar="BACKEND",
               help="onnx, ultralytics, or fake:TRUTH.json (ground-truth detections of a sim-video).")
 @click.option("--model", "model", default=None, type=click.Path(), help="Detector model (default: models/).")
+@click.option("--truth", "truth_path", default=None, type=click.Path(dir_okay=False), metavar="TRUTH.json",
+              help="A sim-video truth file: the camera, seats, button and dealer actions of a simulated video "
+                   "(implied by --detector fake:TRUTH.json).")
 @click.option("--seats", "seats", default=None, metavar="SEAT:CHIPS,...",
               help="Seats in play and their chips (default: the truth's players, else every profile seat).")
 @click.option("--button", "button", type=int, default=None, help="Button seat of the first hand.")
@@ -61,8 +64,8 @@ def _house(spec: str | None, default: str) -> Any:
               help="Seconds to hold events and actions to put them back in time order.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, log_path: str | None,
-          as_json: bool, detector: str, model: str | None, seats: str | None, button: int | None, dealer: str,
-          horizon: float, progress: bool) -> None:
+          as_json: bool, detector: str, model: str | None, truth_path: str | None, seats: str | None,
+          button: int | None, dealer: str, horizon: float, progress: bool) -> None:
     """Referee a recorded hand video and print its hands, flags and awards (the log gets every record)."""
     from tqdm import tqdm
 
@@ -81,15 +84,13 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.vision.tracker import TrackerConfig
 
     profile = load_profile(table)
-    truth = None
-    det: Detector
-    if detector.startswith("fake:"):
-        from dealer_assist.cli.audit_truth import SimTruth, TruthDetector
+    from dealer_assist.cli.audit_truth import SimTruth, TruthDetector
 
-        truth = SimTruth.load(detector[5:])
-        det = TruthDetector(truth)
-    else:
-        det = make_detector(detector, model)
+    if detector.startswith("fake:"):
+        truth_path = truth_path or detector[5:]
+    truth = SimTruth.load(truth_path) if truth_path else None
+    fake = detector.startswith("fake:")
+    det: Detector = TruthDetector(SimTruth.load(detector[5:])) if fake else make_detector(detector, model)
     rules = _house(house, str(truth.data["game"]) if truth else "badugi-limit")
     if camera:
         calibration = CameraCalibration.load(camera, profile)
@@ -110,8 +111,8 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     dealer_actions: list[DealerAction] = []
     if actions:
         dealer_actions = read_actions(actions)
-    elif truth is not None:
-        dealer_actions = read_actions(detector[5:])
+    elif truth_path is not None:
+        dealer_actions = read_actions(truth_path)
 
     source = open_source(video)
     pipeline = Pipeline.build(profile, calibration, det,

@@ -1,0 +1,29 @@
+"""`dealer-assist audit` on a rendered simulated hand through the trained detector (skipped until models/ has one)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from audit_videos import make_sim_video
+from click.testing import CliRunner
+
+from dealer_assist.cli import cli
+from dealer_assist.vision.detector import MANIFEST_NAME, MODELS_DIR
+
+pytestmark = pytest.mark.skipif(not (MODELS_DIR / MANIFEST_NAME).is_file(),
+                                reason="no trained detector in models/ yet (dealer-assist train)")
+FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
+           "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
+
+
+@pytest.mark.parametrize(("seed", "errors"), [(21, []), (22, ["wrong_seat"]), (23, ["extra_replacement"])])
+def test_rendered_video_through_the_detector(tmp_path: Path, seed: int, errors: list[str]) -> None:
+    video, truth, table = make_sim_video(tmp_path, "badugi-limit", seed, errors, rendered=True, size=(1280, 720))
+    result = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--truth", str(truth),
+                                      "--log", str(tmp_path / "log.sqlite"), "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    got = sorted((f["kind"], f["seat"]) for h in report["hands"] for f in h["flags"])
+    assert got == sorted((FLAG_OF[e.kind], e.seat) for e in table.truth.errors)
