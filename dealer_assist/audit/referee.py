@@ -76,6 +76,8 @@ class Referee:
         self._button_moved: int | None = None
         self._first = True
         self._early: list[HandInput] = []
+        self.between_hands: list[HandInput] = []
+        """Inputs that came with no deal under way (a late action, a fold after the gather): kept, not refereed."""
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -136,7 +138,7 @@ class Referee:
             self._end("complete", None, item.t)
         if self.run is None:
             if not isinstance(item, CardDealt | CardExposed):
-                self._early.append(item)
+                self.between_hands.append(item)       # nothing to referee: no deal is under way
                 return []
             self._start(item.t, item.frame)
         return self._record_and_feed(item)

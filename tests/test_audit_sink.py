@@ -1,0 +1,56 @@
+"""The referee's records in the hand log through `HandLogSink`: inputs, flags with key frames, awards,
+corrections pointing at the rows they correct, hand ends; the chain verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from referee_script import Script
+
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.cards import parse_card
+from dealer_assist.cli.audit_sink import HandLogSink, RecentFrames
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.store import HandLog, StoredAction, StoredAward, StoredCorrection, StoredEvent, StoredFlag
+from dealer_assist.vision.detector import encode_jpeg
+
+ORDER = (1, 2, 3)
+
+
+def test_records_reach_the_log_with_key_frames(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    with HandLog.open(path) as log:
+        session = log.open_session("T1", "alice")
+        frames = RecentFrames(size=10)
+        for i in range(0, 2000, 15):
+            frames.add(i, np.full((32, 48, 3), i % 255, np.uint8))
+        referee = Referee(TableConfig.make(HouseRules(), {1: 100, 2: 100, 3: 100}, button=3),
+                          HandLogSink(log, session, frames=frames, encode=encode_jpeg))
+        s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3).act(3, "call").act(1, "call").act(2, "check")
+        s.discard(1, 1, ("Kh",)).replace(1, 1, "Kh")
+        referee.feed_all(s.items)
+        index = len(referee.hands[0].inputs) - 1
+        referee.correct_card(index, parse_card("Qs"), reason="it was the Qs", by="floor")
+        referee.dismiss_flag(1, reason="misread", by="floor")
+        referee.accept_flag(0, reason="misdeal seen; play on", by="floor")
+        referee.void_hand(reason="player dispute", by="floor", status="misdeal")
+        hand_id = log.hand_ids()[0]
+        story = log.story(hand_id)
+        assert story.end is not None and story.end.status == "misdeal"
+        kinds = [type(r).__name__ for r in story.records]
+        assert kinds.count("StoredEvent") == len([i for i in s.items if not hasattr(i, "action")])
+        assert any(isinstance(r, StoredAction) for r in story.records)
+        flags = [r for r in story.records if isinstance(r, StoredFlag)]
+        assert [f.kind for f in flags] == ["card_to_wrong_seat", "discard_returned"]
+        assert all(f.snapshot for f in flags)
+        corrections = [r for r in story.records if isinstance(r, StoredCorrection)]
+        assert [c.kind for c in corrections] == ["misread_card", "dismiss_flag", "accept_flag", "void_hand"]
+        events = [r for r in story.records if isinstance(r, StoredEvent)]
+        assert corrections[0].target_table == "events" and corrections[0].target_id == events[-1].id
+        assert corrections[1].target_id == flags[1].id and corrections[2].target_id == flags[0].id
+        assert not any(isinstance(r, StoredAward) for r in story.records)
+        assert log.verify().ok
+        labels = [r[0] for r in log.conn.execute("SELECT label FROM snapshots ORDER BY id")]
+        assert labels == ["flag: card_to_wrong_seat", "deal complete", "flag: discard_returned"]
