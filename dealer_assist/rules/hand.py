@@ -308,6 +308,10 @@ class Hand:
             why_no_raise=None if why is None else _split_rule(why)[0],
         )
 
+    def legal_actions(self) -> Options | None:
+        """Same as `options()`: the betting actions open to the seat to act, with exact amounts."""
+        return self.options()
+
     def snapshot(self) -> tuple[object, ...]:
         """Everything that can change, as a comparable value (for tests: an illegal step changes nothing)."""
         return (
