@@ -118,3 +118,11 @@ def test_orderer_puts_items_back_in_time_order() -> None:
     assert [i.t for i in out] == [1.5, 2.0, 2.0]
     o.push([CardDealt(0.5, 15, 3)])                       # late: goes out at once, never before what went out
     assert len(o.release(3.0)) == 1 and o.flush() == []
+
+
+def test_audit_is_deterministic(tmp_path: Path) -> None:
+    video, truth, _ = make_sim_video(tmp_path, "badugi-pot-limit", 4, ["wrong_seat"])
+    first, _ = audit(tmp_path / "a", video, truth)
+    second, _ = audit(tmp_path / "b", video, truth)
+    first.pop("log"), second.pop("log")
+    assert first == second

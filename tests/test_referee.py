@@ -394,3 +394,14 @@ def test_replay_is_deterministic(make) -> None:  # type: ignore[no-untyped-def]
     assert prompts_a == prompts_c
     assert [h.flags for h in a.hands] == [h.flags for h in b.hands]
     assert [h.awards for h in a.hands] == [h.awards for h in b.hands]
+
+
+def test_heads_up_button_posts_the_small_blind_and_acts_first() -> None:
+    config = TableConfig.make(LIMIT, {1: 50, 2: 50}, button=2)
+    s = Script().deal_all((1, 2)).act(1, "check")                 # seat 1 is the big blind: not its turn
+    referee = run(s, config)
+    assert kinds(referee) == [("action_out_of_turn", 1)]
+    assert referee.flags[0].option == "heads_up_button_small_blind"
+    assert referee.prompt.actor == 2
+    referee.feed_all(Script(frame=1000).act(2, "call").draw(1, 1).draw(2, 2).act(1, "check").act(2, "check").items)
+    assert referee.prompt.phase == "drawing" and kinds(referee) == [("action_out_of_turn", 1)]
