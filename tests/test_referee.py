@@ -405,3 +405,9 @@ def test_heads_up_button_posts_the_small_blind_and_acts_first() -> None:
     assert referee.prompt.actor == 2
     referee.feed_all(Script(frame=1000).act(2, "call").draw(1, 1).draw(2, 2).act(1, "check").act(2, "check").items)
     assert referee.prompt.phase == "drawing" and kinds(referee) == [("action_out_of_turn", 1)]
+
+
+def test_all_cards_to_the_muck_in_a_draw_is_a_discard() -> None:
+    s = pre_draw().fold(1).replace(1, 4).draw(2, 1).act(1, "check")   # the camera took a full discard for a fold
+    referee = run(s)
+    assert kinds(referee) == [] and referee.prompt.actor == 2

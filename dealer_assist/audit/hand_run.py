@@ -253,6 +253,18 @@ class HandRun:
         seat = ev.seat
         if seat not in hand.index_of or not hand.live[hand.index_of[seat]]:
             return
+        held = self.physical.get(seat, 0)
+        if hand.phase is Phase.DRAWING:
+            self._sync_draw()
+            if seat not in self._declared and seat not in self._collected and held:
+                # Every card to the muck in a draw is a discard of them all (no one folds in a draw).
+                self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
+                return
+            self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, f"seat {seat} folded during draw {hand.draw}; it stands "
+                       "when its turn to act comes", ev.t, ev.frame)
+            self.physical[seat] = 0
+            self.pending.append(ev)
+            return
         self.physical[seat] = 0
         if hand.phase in (Phase.AWARDING, Phase.DONE):
             return
