@@ -80,7 +80,10 @@ class BettingRound:
         n = len(bets)
         rules = self.rules
         if self.round == 0:
-            top = max(range(n), key=lambda i: (bets[i], i))
+            top = 0
+            for i in range(1, n):
+                if bets[i] >= bets[top]:  # the biggest blind; the later seat on a tie
+                    top = i
             opener = (top + 1) % n
             if rules.betting == "fixed_limit" and rules.blind_counts_as_bet and max(bets) > 0:
                 self.raise_count = 1
@@ -88,8 +91,14 @@ class BettingRound:
                 self.increment = max(bets)
         else:
             opener = 0
-        totals = sorted([bets[i] + stacks[i] for i in range(n) if live[i]])
-        second = totals[-2] if len(totals) > 1 else 0
+        first = second = 0  # the two largest amounts (bet + stack) among seats still in
+        for i in range(n):
+            if live[i]:
+                total = bets[i] + stacks[i]
+                if total > first:
+                    first, second = total, first
+                elif total > second:
+                    second = total
         # A seat acts only if it is in, has chips, and someone else could still match more of them.
         self.to_act = [i for i in (opener, *_after(opener, n)) if live[i] and stacks[i] > 0 and second > bets[i]]
         if len(self.to_act) == 1 and bets[self.to_act[0]] >= max(bets):

@@ -70,6 +70,9 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+_DEALT_RECORDS = DEALT_CACHE.records
+_REPLACED_RECORDS = REPLACED_CACHE.records
+
 # Module constants: looking a member up on an Enum class costs a slow attribute lookup per step.
 _POSTING, _DEALING, _BETTING, _DRAWING, _SHOWDOWN, _AWARDING, _DONE = (
     Phase.POSTING, Phase.DEALING, Phase.BETTING, Phase.DRAWING, Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE,
@@ -95,6 +98,7 @@ class Hand:
         "_sequential",
         "_show_order",
         "_shown",
+        "_small_seats",
         "bets",
         "betting",
         "burn_owed",
@@ -168,6 +172,7 @@ class Hand:
         self._shown: dict[int, tuple[Card, ...]] = {}
         self._deal_total = n * rules.hand_size
         self._sequential = rules.draw_procedure == "sequential"
+        self._small_seats = all(0 <= s < 1024 for s in self.seats)  # seat numbers that fit the record caches' codes
         self._reserve_cards = 0 if rules.last_card_dealable else 1
         self.pending_posts: list[tuple[int, str, int]] = self._forced_bets()
         if not self.pending_posts:
@@ -438,10 +443,11 @@ class Hand:
         self.hands[i].append(got)
         self.deal_count += 1
         seat_no = self.seats[i]
-        code = key if got is not None else 52
-        step: Dealt = (
-            DEALT_CACHE.get(seat_no * 64 + code, seat_no, got) if 0 <= seat_no < 1024 else make_dealt(seat_no, got)
-        )
+        if self._small_seats:
+            code = seat_no * 64 + (key if got is not None else 52)
+            step: Dealt = _DEALT_RECORDS.get(code) or DEALT_CACHE.get(code, seat_no, got)
+        else:
+            step = make_dealt(seat_no, got)
         self.history.append(step)
         if self.deal_count == self._deal_total:
             self._start_betting(0)
@@ -532,7 +538,7 @@ class Hand:
         seat_no = self.seats[i]
         step: Checked = (
             CHECKED_CACHE.get(seat_no * 8 + self.round, self.round, seat_no)
-            if 0 <= seat_no < 1024 else make_checked(self.round, seat_no)
+            if self._small_seats else make_checked(self.round, seat_no)
         )
         self.history.append(step)
         if not self.betting.to_act or self.live.count(True) <= 1:
@@ -570,7 +576,7 @@ class Hand:
         code = ((amount * 2 + all_in) * 1024 + seat_no) * 8 + rnd
         step: Called = (
             CALLED_CACHE.get(code, rnd, seat_no, amount, all_in)
-            if 0 <= seat_no < 1024 else make_called(rnd, seat_no, amount, all_in)
+            if self._small_seats else make_called(rnd, seat_no, amount, all_in)
         )
         self.history.append(step)
         if not self.betting.to_act or self.live.count(True) <= 1:
@@ -974,10 +980,11 @@ class Hand:
         self.replaced_any = True
         seat_no = self.seats[i]
         draw = self.draw
-        code = (seat_no * 64 + (key if got is not None else 52)) * 8 + draw
-        step: Replaced = (
-            REPLACED_CACHE.get(code, draw, seat_no, got) if 0 <= seat_no < 1024 else make_replaced(draw, seat_no, got)
-        )
+        if self._small_seats:
+            code = (seat_no * 64 + (key if got is not None else 52)) * 8 + draw
+            step: Replaced = _REPLACED_RECORDS.get(code) or REPLACED_CACHE.get(code, draw, seat_no, got)
+        else:
+            step = make_replaced(draw, seat_no, got)
         self.history.append(step)
         if self._declare_pos >= len(self.draw_order) and not any(owed):
             self._start_betting(self.draw)

@@ -198,12 +198,13 @@ class RecordCache:
     interchangeable, and a dictionary lookup by small integers costs less than building one.
     Bounded, so a long session cannot grow it without limit."""
 
-    __slots__ = ("_build", "_cache", "_limit")
+    __slots__ = ("_build", "_cache", "_limit", "records")
 
     def __init__(self, build: Callable[..., Any], limit: int = 50_000) -> None:
         self._build = build
         self._cache: dict[int, Any] = {}
         self._limit = limit
+        self.records = self._cache  # read-only use: `records.get(key)` before `get(key, *args)`
 
     def get(self, key: int, *args: Any) -> Any:
         """The record for `args`; `key` must be a one-to-one integer code of `args`."""
