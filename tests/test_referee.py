@@ -411,3 +411,15 @@ def test_all_cards_to_the_muck_in_a_draw_is_a_discard() -> None:
     s = pre_draw().fold(1).replace(1, 4).draw(2, 1).act(1, "check")   # the camera took a full discard for a fold
     referee = run(s)
     assert kinds(referee) == [] and referee.prompt.actor == 2
+
+
+def test_table_config_from_a_profile() -> None:
+    from dealer_assist.errors import DealerAssistError
+    from dealer_assist.vision.table_profile import oval_profile
+
+    profile = oval_profile(6)
+    config = TableConfig.for_profile(profile, LIMIT, button=4)
+    assert [s for s, _ in config.stacks] == [1, 2, 3, 4, 5, 6] and config.button == 4
+    assert TableConfig.for_profile(profile, LIMIT, {2: 50, 5: 80}).stacks_by_seat == {2: 50, 5: 80}
+    with pytest.raises(DealerAssistError, match="not at table"):
+        TableConfig.for_profile(profile, LIMIT, {2: 50, 9: 80})

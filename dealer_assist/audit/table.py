@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.vision.table_profile import TableProfile
 
 DEFAULT_BUY_IN_BIG_BETS = 100
 
@@ -37,6 +38,18 @@ class TableConfig:
             stacks = dict(seats)
         order = sorted(stacks)
         return cls(rules, tuple(sorted(stacks.items())), order[0] if button is None else button)
+
+    @classmethod
+    def for_profile(cls, profile: TableProfile, rules: HouseRules, seats: Mapping[int, int] | None = None,
+                    button: int | None = None, buy_in: int | None = None) -> TableConfig:
+        """A table profile's seats (all of them with `buy_in` chips, or `seats`), checked against the profile."""
+        if seats is None:
+            return cls.make(rules, profile.seat_count, button, buy_in)
+        unknown = sorted(set(seats) - set(range(1, profile.seat_count + 1)))
+        if unknown:
+            raise DealerAssistError(f"seats {unknown} are not at table {profile.name} "
+                                    f"(seats 1 to {profile.seat_count})")
+        return cls.make(rules, seats, button)
 
     @property
     def stacks_by_seat(self) -> dict[int, int]:
