@@ -107,7 +107,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     else:
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(rules.big_bet, rules.big_blind))
     first_button = button if button is not None else (int(truth.data["button"]) if truth else None)
-    config = TableConfig.make(rules, stacks, button=first_button)
+    config = TableConfig.for_profile(profile, rules, stacks, button=first_button)
     dealer_actions: list[DealerAction] = []
     if actions:
         dealer_actions = read_actions(actions)
