@@ -12,26 +12,28 @@ import click
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where the models and cards.json go (default: the repository's models/).")
-@click.option("--images", type=int, default=300, show_default=True, help="Training scenes to render.")
-@click.option("--val-images", type=int, default=30, show_default=True, help="Validation scenes (training designs).")
+@click.option("--images", type=int, default=600, show_default=True, help="Training scenes to render.")
+@click.option("--val-images", type=int, default=40, show_default=True, help="Validation scenes (training designs).")
 @click.option("--heldout-images", type=int, default=100, show_default=True,
               help="Evaluation scenes (held-out designs only).")
 @click.option("--epochs", type=int, default=12, show_default=True, help="Detector epochs.")
 @click.option("--hours", type=float, default=0.6, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
-@click.option("--classifier-epochs", type=int, default=10, show_default=True)
+@click.option("--classifier-epochs", type=int, default=2, show_default=True)
 @click.option("--batch", type=int, default=16, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
 @click.option("--threads", type=int, default=2, show_default=True, help="CPU threads for training.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Processes rendering scenes.")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--reuse", default="", help="Comma list of stages to take from --out instead of training: "
+              "detector (cards-detector.pt), classifier (cards-classifier.onnx); export and evaluation still run.")
 @click.option("--runs", type=click.Path(path_type=Path), default=None,
               help="Training runs folder (default runs/train).")
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Rendered data folder (default datasets/cards); reused when the data settings match.")
 def train(out: Path | None, images: int, val_images: int, heldout_images: int, epochs: int, hours: float,
           classifier_epochs: int, batch: int, device: str, threads: int, workers: int, seed: int,
-          runs: Path | None, data: Path | None) -> None:
+          reuse: str, runs: Path | None, data: Path | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
@@ -40,7 +42,8 @@ def train(out: Path | None, images: int, val_images: int, heldout_images: int, e
 
     cfg = TrainConfig(images=images, val_images=val_images, heldout_images=heldout_images, epochs=epochs,
                       hours=hours, classifier_epochs=classifier_epochs, batch=batch, device=device,
-                      threads=threads, workers=workers, seed=seed)
+                      threads=threads, workers=workers, seed=seed,
+                      skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
     if out is not None:
         cfg.out = out
     if runs is not None:

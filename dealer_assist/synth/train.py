@@ -78,12 +78,12 @@ class TrainConfig:
     out: Path = REPO / "models"
     runs: Path = REPO / "runs" / "train"
     data: Path = REPO / "datasets" / "cards"
-    images: int = 300  # training scenes (training designs only)
-    val_images: int = 30  # validation scenes (training designs, other seeds)
+    images: int = 600  # training scenes (training designs only)
+    val_images: int = 40  # validation scenes (training designs, other seeds)
     heldout_images: int = 100  # evaluation scenes (held-out designs only)
     epochs: int = 12
     hours: float = 0.6  # cap on detector training time (Ultralytics `time`), 0 = no cap
-    classifier_epochs: int = 10
+    classifier_epochs: int = 2
     batch: int = 16
     imgsz: int = ds.TILE
     work_long_side: int = 1280
@@ -93,7 +93,7 @@ class TrainConfig:
     threads: int = 2
     seed: int = 0
     workers: int = 2  # processes rendering scenes
-    art_crops: int = 60000  # classifier crops drawn straight from card art
+    art_crops: int = 40000  # classifier crops drawn straight from card art
     empty_tile_keep: float = 0.15
     skip: tuple[str, ...] = ()  # stages to skip when their outputs exist: "data", "detector", "classifier"
     extra: dict[str, Any] = field(default_factory=dict)
@@ -294,8 +294,8 @@ def _classifier_module() -> Any:
     import torch
     from torch import nn
 
-    def block(cin: int, cout: int) -> nn.Sequential:
-        conv = nn.Conv2d(cin, cout, 3, padding=1, bias=False)
+    def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+        conv = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
         return nn.Sequential(conv, nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
     class IndexNet(nn.Module):
@@ -304,10 +304,9 @@ def _classifier_module() -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                block(3, 24), block(24, 24), nn.MaxPool2d(2),
-                block(24, 48), block(48, 48), nn.MaxPool2d(2),
-                block(48, 96), block(96, 96), nn.MaxPool2d(2),
-                block(96, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                block(3, 32, stride=2), block(32, 32), nn.MaxPool2d(2),
+                block(32, 64), block(64, 64), nn.MaxPool2d(2),
+                block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             )
             self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, 13 + 4 + 1))
 
@@ -388,18 +387,31 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
             loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
             opt.step()
             sched.step()
-            total += float(loss)
+            total += float(loss.detach())
+            if (s + 1) % 100 == 0:
+                log(f"classifier: epoch {epoch + 1} step {s + 1}/{steps_per_epoch} loss {total / (s + 1):.4f} "
+                    f"{time.time() - t0:.0f}s")
         acc = _classifier_accuracy(net, combined, x_val, y_val, device)
         log(f"classifier: epoch {epoch + 1}/{cfg.classifier_epochs} loss {total / steps_per_epoch:.4f} "
             f"val card acc {acc['card_accuracy']:.4f} not-a-card acc {acc['reject_accuracy']:.4f} "
             f"{time.time() - t0:.0f}s")
+        _export_classifier(net, combined, cfg.classifier_size, out)  # usable after every epoch
+        net.to(device)
+    net.cpu()
+    return out, _classifier_accuracy(net, combined, x_val, y_val, torch.device("cpu"))
+
+
+def _export_classifier(net: Any, combined: Any, size: int, out: Path) -> None:
+    import torch
+
     net.eval().cpu()
     model = combined(net).eval()
-    dummy = torch.zeros(1, 3, cfg.classifier_size, cfg.classifier_size)
-    torch.onnx.export(model, (dummy,), str(out), input_names=["crops"], output_names=["probs"],
+    dummy = torch.zeros(1, 3, size, size)
+    tmp = out.with_suffix(".tmp.onnx")
+    torch.onnx.export(model, (dummy,), str(tmp), input_names=["crops"], output_names=["probs"],
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    tmp.replace(out)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
-    return out, _classifier_accuracy(net, combined, x_val, y_val, torch.device("cpu"))
 
 
 def _classifier_accuracy(net: Any, combined: Any, x: Any, y: Any, device: Any) -> dict[str, float]:
@@ -447,21 +459,23 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     """Data, detector, classifier, export, evaluation; writes models/ and returns the figures."""
     t0 = time.time()
     cfg.out.mkdir(parents=True, exist_ok=True)
-    data_yaml, scene_crops = build_data(cfg, log)
-    crops = build_classifier_data(cfg, scene_crops, log)
-    t_data = time.time() - t0
     ckpt_out = cfg.out / "cards-detector.pt"
-    if "detector" in cfg.skip and ckpt_out.is_file():
+    cls_onnx = cfg.out / "cards-classifier.onnx"
+    reuse_det = "detector" in cfg.skip and ckpt_out.is_file()
+    reuse_cls = "classifier" in cfg.skip and cls_onnx.is_file()
+    data_yaml, scene_crops = build_data(cfg, log) if not (reuse_det and reuse_cls) else (Path(), Path())
+    crops = build_classifier_data(cfg, scene_crops, log) if not reuse_cls else Path()
+    t_data = time.time() - t0
+    if reuse_det:
         log(f"detector: reusing {ckpt_out}")
         ckpt = ckpt_out
     else:
         ckpt = train_detector(cfg, data_yaml, log)
         shutil.copyfile(ckpt, ckpt_out)
     t_det = time.time() - t0 - t_data
-    imgsz = (round(cfg.work_long_side * 9 / 16 / 32) * 32, cfg.work_long_side)
+    imgsz = (-(-cfg.work_long_side * 9 // 16 // 32) * 32, cfg.work_long_side)  # 1280 -> (736, 1280)
     det_onnx = export_detector(cfg, ckpt_out, cfg.out / "cards-detector.onnx", imgsz)
-    cls_onnx = cfg.out / "cards-classifier.onnx"
-    if "classifier" in cfg.skip and cls_onnx.is_file():
+    if reuse_cls:
         log(f"classifier: reusing {cls_onnx}")
         cls_fig: dict[str, float] = {}
     else:

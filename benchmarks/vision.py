@@ -1,0 +1,123 @@
+"""Card detector figures: accuracy on held-out designs, and 1280x720 frames/s against Ultralytics' predictor.
+
+    .venv/bin/python benchmarks/vision.py [--scenes 100] [--model models/] [--speed-frames 20] [--rounds 5]
+
+Held-out scenes (face and back designs never used in training) are rendered from fixed seeds and
+cached as PNG + truth JSON under datasets/heldout/ (git-ignored), so a second run only detects.
+Prints `name: value` lines; speeds are medians over repeated passes over the same frames, and the
+Ultralytics comparison runs in the same process on the same checkpoint and frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from dealer_assist.synth.evaluate import Tally  # noqa: E402
+from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
+from dealer_assist.synth.truth import SceneTruth  # noqa: E402
+from dealer_assist.vision.detector import make_detector  # noqa: E402
+
+CACHE = REPO / "datasets" / "heldout"
+TARGETS = {"face_up_precision": 0.995, "face_up_recall": 0.995, "backs_recall": 0.99, "button_found": 0.99}
+
+
+def heldout(n: int) -> list[tuple[np.ndarray[Any, Any], SceneTruth]]:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in range(n):
+        seed = HELDOUT_SEED0 + i
+        png, js = CACHE / f"{seed}.png", CACHE / f"{seed}.json"
+        if png.is_file() and js.is_file():
+            image = cv2.imread(str(png), cv2.IMREAD_COLOR)
+            truth = SceneTruth.from_dict(json.loads(js.read_text()))
+        else:
+            image, truth = render(seed, "held_out")
+            cv2.imwrite(str(png), image)
+            js.write_text(json.dumps(truth.to_dict()))
+        out.append((image, truth))
+    return out
+
+
+def timed(fn: Any, frames: list[np.ndarray[Any, Any]], rounds: int) -> float:
+    """Median seconds per frame over `rounds` passes (after one warm-up pass)."""
+    for f in frames[:2]:
+        fn(f)
+    per_round = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for f in frames:
+            fn(f)
+        per_round.append((time.perf_counter() - t0) / len(frames))
+    return statistics.median(per_round)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=100)
+    ap.add_argument("--model", default=None, help="models/ folder or cards.json (default: the shipped one)")
+    ap.add_argument("--speed-frames", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=0, help="inference threads (0: runtime default)")
+    args = ap.parse_args()
+
+    scenes = heldout(args.scenes)
+    det = make_detector("onnx", args.model, threads=args.threads or None)
+    tally = Tally()
+    by_view: dict[str, Tally] = {"720p": Tally(), "1080p": Tally()}
+    for image, truth in scenes:
+        dets = det.detect(image)
+        tally.add(truth, dets)
+        by_view["720p" if truth.height == 720 else "1080p"].add(truth, dets)
+    fig = tally.figures()
+    print(f"heldout_scenes: {len(scenes)}")
+    print(f"heldout_face_designs: {' '.join(sorted({t.face_design for _, t in scenes}))}")
+    print(f"heldout_back_designs: {' '.join(sorted({t.back_design for _, t in scenes}))}")
+    for key in ("face_up_precision", "face_up_recall", "backs_recall", "backs_precision", "button_found"):
+        target = f" (target >= {TARGETS[key]:.3f})" if key in TARGETS else ""
+        print(f"{key}: {fig[key]:.4f}{target}")
+    print(f"face_up_cards_counted: {int(fig['face_up_cards'])}")
+    print(f"backs_counted: {int(fig['backs'])}")
+    for name, t in by_view.items():
+        f = t.figures()
+        if t.scenes:
+            print(f"face_up_precision_{name}: {f['face_up_precision']:.4f}")
+            print(f"face_up_recall_{name}: {f['face_up_recall']:.4f}")
+
+    frames = [img for img, t in scenes if (t.width, t.height) == (1280, 720)][: args.speed_frames]
+    if not frames:
+        frames = [cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA) for img, _ in scenes[: args.speed_frames]]
+    onnx_full = timed(det.detect, frames, args.rounds)
+    onnx_raw = timed(det.raw, frames, args.rounds)  # type: ignore[attr-defined]
+    print(f"onnx_fps_1280x720: {1 / onnx_full:.1f} (target >= 20; detector + classifier, median of {args.rounds})")
+    print(f"onnx_detector_only_fps_1280x720: {1 / onnx_raw:.1f}")
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        print("ultralytics_speed_ratio: skipped (ultralytics is not installed; bash installer/install.sh --train)")
+        return
+    ul = make_detector("ultralytics", args.model, threads=args.threads or None)
+    ul_raw = timed(ul.raw, frames, args.rounds)  # type: ignore[attr-defined]
+    ul_full = timed(ul.detect, frames, args.rounds)
+    print(f"ultralytics_predict_fps_1280x720: {1 / ul_raw:.1f} (same checkpoint, imgsz, frames)")
+    print(f"ultralytics_pipeline_fps_1280x720: {1 / ul_full:.1f}")
+    print(f"speed_ratio_onnx_vs_ultralytics_predict: {ul_raw / onnx_raw:.2f} (target >= 1.5)")
+    print(f"speed_ratio_onnx_vs_ultralytics_pipeline: {ul_full / onnx_full:.2f}")
+    if math.isnan(fig["face_up_recall"]):
+        print("note: no face-up cards counted; render more scenes")
+
+
+if __name__ == "__main__":
+    main()
