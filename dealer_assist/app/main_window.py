@@ -96,6 +96,7 @@ def _reopener(spec: str) -> Callable[[], FrameSource]:
 
 if TYPE_CHECKING:
     from dealer_assist.app.models.live_session import LiveSession
+    from dealer_assist.app.models.sim_demo import SimVideoWorker
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
 
@@ -193,6 +194,7 @@ class MainWindow(QMainWindow):
         step_ms: int = 250,
         log_path: Path | None = None,
         record: bool = True,
+        video: bool = False,
     ) -> None:
         super().__init__()
         self.settings_path = settings_path or default_settings_path()
@@ -280,7 +282,18 @@ class MainWindow(QMainWindow):
         self.source_timer = QTimer(self)
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
-        if demo:
+        self.sim_worker: SimVideoWorker | None = None
+        self.sim_award: Award | None = None
+        self.sim_errors: tuple[str, ...] = ()
+        self.sim_seed = seed
+        self.sim_realtime = True
+        self.sim_timer = QTimer(self)
+        self.sim_timer.setInterval(30)
+        self.sim_timer.timeout.connect(self._sim_poll)
+        if demo and video:
+            self.start_video_demo(seed=seed)
+            start_capture = False
+        elif demo:
             self.start_demo(auto_bet=auto_bet, seed=seed, record=record)
         self._refresh_summary()
         self.set_mode(self.settings.mode if self.settings.mode in MODES else "live")
@@ -335,14 +348,15 @@ class MainWindow(QMainWindow):
         return self.driver
 
     def toggle_demo(self) -> None:
-        if self.driver is None:
-            self.start_demo()
+        if self.driver is None and self.sim_worker is None:
+            self.start_video_demo(seed=self.sim_seed)
             self.set_mode("live")
         else:
             self.stop_demo()
 
     def stop_demo(self) -> None:
         self.demo_timer.stop()
+        self.stop_video_demo()
         if self.recorder is not None:
             self.recorder.close()
             self.recorder = None
@@ -364,6 +378,92 @@ class MainWindow(QMainWindow):
         elif result.done:
             self.demo_timer.stop()
             QTimer.singleShot(self.pause_ms, self._next_demo_hand)
+
+    # --- the demo on the simulated table's video ------------------------------------------------
+    def start_video_demo(self, seed: int = 1, errors: tuple[str, ...] = (), realtime: bool = True,
+                         players: int | None = None) -> SimVideoWorker:
+        """Play a simulated hand's real video (synth.SimulatedTable) through tracker and referee.
+
+        Rendering and tracking run on the worker thread; the view polls the newest frame; the referee
+        runs here on a timer (`_sim_poll`), like Live at a real table. Detections are the simulator's
+        ground truth (said on the video)."""
+        from dealer_assist.app.models.sim_demo import SimVideoWorker
+
+        if self.driver is not None:
+            self.stop_demo()
+        self.stop_video_demo()
+        self.stop_capture()
+        self.flags.clear()
+        self.sim_seed, self.sim_errors, self.sim_realtime = seed, tuple(errors), realtime
+        self.sim_award = None
+        self.live.show_award(None)
+        self.live.video.message = "Building the simulated table…"
+        worker = SimVideoWorker(self.settings.house_preset, seed, errors=errors, players=players, slot=self.slot,
+                                realtime=realtime)
+        self.sim_worker = worker
+        worker.start()
+        self.sim_timer.start()
+        self.demo_button.setChecked(True)
+        self.statusBar().showMessage(f"Demo: a simulated {self.settings.house_preset} hand on video (seed {seed}); "
+                                     "simulated detections")
+        return worker
+
+    def stop_video_demo(self) -> None:
+        self.sim_timer.stop()
+        if self.session is not None and self.sim_worker is not None:
+            self.session.stop()
+            self.session = None
+        elif self.sim_worker is not None:
+            self.sim_worker.stop()
+            self.sim_worker.join(timeout=3)
+        self.sim_worker = None
+        self._refresh_summary()
+
+    def _sim_poll(self) -> None:
+        """Feed the referee what the worker queued; start the session once the video is built."""
+        from dealer_assist.app.models.live_session import LiveSession
+        from dealer_assist.app.models.sim_demo import SIMULATED_DETECTIONS
+        from dealer_assist.app.widgets.detections_overlay import DetectionsOverlay
+        from dealer_assist.audit.referee import Referee
+
+        worker = self.sim_worker
+        if worker is None:
+            return
+        if self.session is None:
+            if not worker.ready.is_set():
+                return
+            if worker.status == "failed" or worker.config is None or worker.profile is None:
+                self.sim_timer.stop()
+                self.live.show_banner(f"The simulated table could not be built: {worker.error}")
+                return
+            self.live.video.overlays = [
+                TableOverlay(worker.profile, self.table, worker.calibration),
+                DetectionsOverlay(self.flags, worker.profile, worker.calibration, caption=SIMULATED_DETECTIONS),
+            ]
+            session = LiveSession(Referee(worker.config), self.table, self.flags, worker)
+            session.award_ready.connect(self._on_sim_award)
+            self.live.flag_list.frame_for = worker.ring.get
+            self.session = session
+            self.table_label.setText(f"simulated {worker.profile.name} · {self.settings.house_preset} · "
+                                     f"seed {worker.seed}")
+        self.session.poll()
+        if worker.status in ("ended", "stopped", "failed") and worker.events.empty():
+            self.sim_timer.stop()
+            if worker.status == "ended" and self.sim_realtime:
+                QTimer.singleShot(self.pause_ms, self._next_video_hand)
+
+    def _on_sim_award(self, award: Award) -> None:
+        self.sim_award = award
+        self.live.show_award(award)
+        truth = self.sim_worker.award if self.sim_worker is not None else None
+        if truth is not None and dict(truth.totals) != dict(award.totals):
+            self.show_notice(f"The referee's award {dict(award.totals)} differs from the rules engine's "
+                             f"{dict(truth.totals)} on the cards shown")
+
+    def _next_video_hand(self) -> None:
+        if self.sim_worker is None or self.sim_worker.status != "ended":
+            return
+        self.start_video_demo(seed=self.sim_seed + 1, errors=self.sim_errors, realtime=self.sim_realtime)
 
     def _next_demo_hand(self) -> None:
         if self.driver is None or self.driver.award is None:
@@ -517,6 +617,8 @@ class MainWindow(QMainWindow):
             auto_bet = self.driver.auto_bet
             self.stop_demo()
             self.start_demo(auto_bet=auto_bet)
+        elif self.sim_worker is not None:
+            self.start_video_demo(seed=self.sim_seed, errors=self.sim_errors, realtime=self.sim_realtime)
         self.save()
 
     def save(self) -> None:
@@ -528,6 +630,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
         self.demo_timer.stop()
+        self.stop_video_demo()
         self.session_timer.stop()
         if self.session is not None:
             self.session.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import replace
+from typing import Any, Protocol
 
 from dealer_assist.app.models.capture import FrameRing, LatestFrame
 from dealer_assist.app.models.demo_driver import hand_seat_states
@@ -68,11 +69,27 @@ class VisionWorker(threading.Thread):
             self.source.close()
 
 
+class EventWorker(Protocol):
+    """What LiveSession needs of its worker thread (VisionWorker, or the demo's SimVideoWorker)."""
+
+    events: queue.Queue[Any]  # TableEvent, and for the demo also DealerAction
+    last_t: float
+    ring: FrameRing
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def join(self, timeout: float | None = None) -> None: ...
+
+    def is_alive(self) -> bool: ...
+
+
 class LiveSession:
     """The referee between the vision worker and the models; emits `award_ready(award)`."""
 
     def __init__(self, referee: Referee, table: TableModel, flags: FlagListModel,
-                 worker: VisionWorker | None = None) -> None:
+                 worker: EventWorker | None = None) -> None:
         self.referee = referee
         self.table = table
         self.flags = flags

@@ -1,0 +1,276 @@
+"""The demo on the simulated table's real video: synth's `SimulatedTable` renders a whole hand, the
+vision chain tracks it, the referee referees it, and the live view shows it all as at a real table.
+
+Everything heavy runs on the `SimVideoWorker` thread: building the simulated hand, rendering each
+frame, detecting, mapping and tracking. Frames go into the view's slot of one (the view polls it on
+a QTimer, stale frames are dropped); table events and the dealer's betting input (the simulation's
+own actions, as a dealer would enter them) go, put back in time order by the referee's
+`InputOrderer`, into a queue that `LiveSession.poll` drains on the UI thread into the `Referee`.
+
+Detections: running the trained card detector on every frame is too slow on a small CPU beside the
+renderer, so by default the detector is *simulated*: each frame's ground truth (every card where
+the simulation put it, face up: which; face down: "back"; the button) through the camera's
+homography. The UI says so ("simulated detections"). The tracker, the referee and the award are the
+real ones. When rendering falls behind real time, frames are skipped for display but every frame's
+detections still go through the tracker, so the events never depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dealer_assist.app.models.capture import FrameRing, LatestFrame
+from dealer_assist.audit.ordering import InputOrderer
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.cards import Card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.awards import Award, AwardError, award_pots
+from dealer_assist.rules.hand import Hand
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.rules.steps import Awarded
+from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.events import CardsShown, TableEvent
+from dealer_assist.vision.frames import Frame
+from dealer_assist.vision.pipeline import Pipeline
+from dealer_assist.vision.table_profile import TableProfile
+from dealer_assist.vision.tracker import TrackerConfig
+
+CARD_W_CM, CARD_H_CM = 6.3, 8.89
+SIMULATED_DETECTIONS = "simulated detections (the simulator's ground truth, no model)"
+
+
+@dataclass(frozen=True, slots=True)
+class SimFrame(Frame):
+    """A rendered frame with the detections the pipeline was given for it (for the overlay)."""
+
+    detections: Detections | None = None
+
+
+def _card_polygon(xy: tuple[float, float], angle_deg: float) -> npt.NDArray[np.float64]:
+    a = math.radians(angle_deg)
+    up = np.array([math.sin(a), -math.cos(a)])
+    right = np.array([math.cos(a), math.sin(a)])
+    c = np.asarray(xy, dtype=np.float64)
+    h, w = CARD_H_CM / 2, CARD_W_CM / 2
+    return np.array([c + up * h - right * w, c + up * h + right * w, c - up * h + right * w, c - up * h - right * w])
+
+
+def truth_detections(sim: Any, frame: int) -> Detections:
+    """What a perfect detector sees in frame `frame` of a `SimulatedTable` (no pixels looked at)."""
+    polys: list[npt.NDArray[np.float64]] = []
+    ids: list[int] = []
+    for p in sim.placements(frame):
+        if p.kind in ("card_face", "card_back"):
+            polys.append(_card_polygon(p.xy, p.angle_deg))
+            ids.append(p.card.index if p.kind == "card_face" and p.card is not None else BACK_ID)
+        elif p.kind == "button":
+            x, y = p.xy
+            polys.append(np.array([[x - 2.5, y - 2.5], [x + 2.5, y - 2.5], [x + 2.5, y + 2.5], [x - 2.5, y + 2.5]]))
+            ids.append(BUTTON_ID)
+    if not polys:
+        return Detections.empty()
+    table = np.stack(polys).reshape(-1, 2)
+    q = np.column_stack([table, np.ones(len(table))]) @ np.asarray(sim.camera.homography, dtype=np.float64).T
+    image = (q[:, :2] / q[:, 2:3]).reshape(-1, 4, 2)
+    return Detections.from_polygons(image, np.full(len(ids), 0.99), np.array(ids))
+
+
+def sim_stacks(rules: HouseRules, players: Sequence[int]) -> dict[int, int]:
+    """The chips each seat of a simulated hand video starts with (as synth.hand_video deals them)."""
+    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+    return dict.fromkeys((int(s) for s in players), chips)
+
+
+def truth_hand(sim: Any, preset: str, seed: int, errors: Sequence[str], players: int | None) -> Hand:
+    """The rules engine's hand behind a SimulatedTable (rebuilt: the same seed gives the same hand)."""
+    from dealer_assist.synth.hand_video import build_script
+
+    _, hand = build_script(HouseRules.preset(preset), sim.profile, seed, fps=sim.fps, players=players,
+                           errors=list(errors), card_w=sim.renderer.card_w_cm)
+    return hand
+
+
+def hand_award(hand: Hand) -> Award | None:
+    """The rules engine's award of a finished hand."""
+    for step in reversed(hand.history):
+        if isinstance(step, Awarded):
+            return step.award
+    return None
+
+
+def video_award(hand: Hand, events: Sequence[TableEvent]) -> Award | None:
+    """The rules engine's award of the hand the video shows: the simulated hand's betting (the same
+    pots) with the cards each seat turns up on the video (the video draws its own discards, so the
+    final cards differ from the simulated hand's). Uncontested hands: the simulated hand's award."""
+    awarded = hand_award(hand)
+    if awarded is None:
+        return None
+    shown = {e.seat: tuple(e.cards) for e in events if isinstance(e, CardsShown)}
+    if not shown:
+        return awarded
+    rules = hand.rules
+    live = {s for i, s in enumerate(hand.seats) if hand.live[i]}
+    hands: dict[int, Sequence[Card] | None] = {s: (shown.get(s) if s in live else None) for s in hand.seats}
+    try:
+        return award_pots(game=rules.game, contributions=hand.contributions(), hands=hands, button=hand.button,
+                          seat_order=sorted(hand.seats), chip_unit=rules.chip_unit,
+                          odd_chip_rule=rules.odd_chip_rule)
+    except AwardError:  # a misdealt video (a seat short of cards): no award to compare with
+        return None
+
+
+class SimVideoWorker(threading.Thread):
+    """Builds a simulated hand video and plays it at its frame rate: frames to `slot`, inputs to `events`.
+
+    `ready` is set once the video is built (then `profile`, `calibration`, `config`, `hand`, `truth`
+    are there); `status` is "building", "running", "ended", "stopped" or "failed" (with `error`).
+    With `realtime=False` every frame is rendered as fast as the machine goes (tests, headless).
+    """
+
+    def __init__(
+        self,
+        preset: str = "badugi-limit",
+        seed: int = 1,
+        *,
+        errors: Sequence[str] = (),
+        players: int | None = None,
+        slot: LatestFrame | None = None,
+        size: tuple[int, int] = (1280, 720),
+        fps: float = 15.0,
+        realtime: bool = True,
+        speed: float = 1.0,
+        render: bool = True,
+        horizon_s: float = 3.0,
+        action_delay_s: float = 0.0,
+    ) -> None:
+        super().__init__(name="sim-video", daemon=True)
+        self.preset = preset
+        self.seed = seed
+        self.errors = tuple(errors)
+        self.players = players
+        self.slot = slot
+        self.size = size
+        self.video_fps = fps
+        self.realtime = realtime
+        self.speed = speed
+        self.render = render
+        self.horizon_s = horizon_s
+        self.action_delay_s = action_delay_s
+        self.ring = FrameRing(size=int(fps * 6))
+        self.events: queue.Queue[TableEvent | DealerAction] = queue.Queue()
+        self.last_t = 0.0
+        self.frame_index = -1
+        self.rendered = 0
+        self.status = "building"
+        self.error: str | None = None
+        self.ready = threading.Event()
+        self._halt = threading.Event()
+        self.sim: Any = None
+        self.profile: TableProfile | None = None
+        self.calibration: CameraCalibration | None = None
+        self.config: TableConfig | None = None
+        self.hand: Hand | None = None
+        self.duration_s = 0.0
+
+    @property
+    def award(self) -> Award | None:
+        """The rules engine's award of the hand on the video (the ground truth the referee must match)."""
+        if self.hand is None or self.sim is None:
+            return None
+        return video_award(self.hand, self.sim.truth.events)
+
+    def stop(self) -> None:
+        self._halt.set()
+
+    def build(self) -> None:
+        from dealer_assist.synth.hand_video import SimulatedTable
+
+        rules = HouseRules.preset(self.preset)
+        sim = SimulatedTable(self.preset, self.seed, errors=self.errors, size=self.size, fps=self.video_fps,
+                             players=self.players)
+        self.sim = sim
+        self.profile = sim.profile
+        self.calibration = CameraCalibration.from_table_to_image(sim.camera.homography, self.size, sim.profile.name)
+        self.config = TableConfig.for_profile(sim.profile, rules, sim_stacks(rules, sim.truth.players),
+                                              button=sim.truth.button)
+        self.hand = truth_hand(sim, self.preset, self.seed, self.errors, self.players)
+        self.duration_s = sim.frame_count / sim.fps
+        self.pipeline = Pipeline.build(sim.profile, self.calibration, _NoDetector(),
+                                       TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
+        self.actions = [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"]))
+                        for a in sim.truth.actions]
+
+    def run(self) -> None:
+        try:
+            self.build()
+            self.status = "running"
+            self.ready.set()
+            self._play()
+        except (DealerAssistError, OSError, ValueError) as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.status = "failed"
+            self.ready.set()
+
+    def _play(self) -> None:
+        sim = self.sim
+        orderer = InputOrderer(self.horizon_s)
+        orderer.push(a.__class__(a.seat, a.action, a.amount, t=round(a.t + self.action_delay_s, 4))
+                     for a in self.actions)
+        fps = sim.fps
+        started = time.perf_counter()
+        f = 0
+        while f < sim.frame_count and not self._halt.is_set():
+            if self.realtime:  # show the frame due now; the ones skipped are still tracked
+                due = int((time.perf_counter() - started) * fps * self.speed)
+                if due < f:
+                    self._halt.wait((f - due) / (fps * self.speed))
+                    continue
+                show = min(due, sim.frame_count - 1)
+            else:
+                show = f
+            while f <= show:
+                detections = truth_detections(sim, f)
+                t = f / fps
+                if f == show and self.render:
+                    image = sim.render_frame(f)
+                    frame = SimFrame(image, t, f, detections)
+                    self.ring.add(frame)
+                    if self.slot is not None:
+                        self.slot.put(frame)
+                    self.rendered += 1
+                orderer.push(self.pipeline.update_detections(detections, t, f))
+                for item in orderer.release(t):
+                    self.events.put(item)
+                self.last_t, self.frame_index = t, f
+                f += 1
+        if self._halt.is_set():
+            self.status = "stopped"
+            return
+        for item in _flush(self.pipeline, orderer):
+            self.events.put(item)
+        self.status = "ended"
+
+
+def _flush(pipeline: Pipeline, orderer: InputOrderer) -> list[TableEvent | DealerAction]:
+    orderer.push(pipeline.flush())
+    return orderer.flush()
+
+
+class _NoDetector:
+    """The pipeline's detector slot when detections are given per frame (`update_detections`)."""
+
+    name = "simulated"
+
+    def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
+        return Detections.empty()
