@@ -1,0 +1,66 @@
+"""The state one refereed deal keeps besides the rules Hand, and how it raises flags."""
+
+from __future__ import annotations
+
+from dealer_assist.audit.deal import DealChecker
+from dealer_assist.audit.flags import make_flag
+from dealer_assist.audit.outputs import HandStart, Output
+from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
+from dealer_assist.cards import Card
+from dealer_assist.rules.awards import Award
+from dealer_assist.rules.hand import Hand
+from dealer_assist.vision.events import (
+    CardReplaced,
+    CardsDiscarded,
+    CardsShown,
+    SeatFolded,
+)
+
+Pending = DealerAction | CardsShown | SeatFolded | CardReplaced
+
+
+class RunState:
+    """What the deal, draw, betting and showdown checks share: the Hand, the camera's counts, the outputs."""
+
+    def __init__(self, start: HandStart) -> None:
+        self.start = start
+        self.rules = start.rules
+        self.hand = Hand(start.rules, start.stacks_by_seat, start.button)
+        self.hand.post_all()
+        self.deal = DealChecker(self.hand.seats, start.rules.hand_size)
+        self.outputs: list[Output] = []
+        self.flags: list[Flag] = []
+        self.award: Award | None = None
+        self.pending: list[Pending] = []
+        self._held: CardsDiscarded | None = None
+        self._draw_no = 0
+        self._declared: dict[int, int] = {}
+        self._received: dict[int, int] = {}
+        self._ooo_owed: dict[int, int] = {}
+        self._collected: dict[int, CardsDiscarded] = {}
+        self._show_t: dict[int, float] = {}
+        """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
+        self._turned: dict[int, list[Card]] = {}
+        """Cards of each seat turned face up one by one at showdown."""
+        self._once: set[tuple[object, ...]] = set()
+        self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
+        """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
+        self._last_phase = self.hand.phase
+        self._last_draw = 0
+        self.cards_seen = False
+
+    # -- outputs -----------------------------------------------------------------------------------
+
+    def _flag(self, kind: FlagKind, seat: int | None, message: str, t: float, frame: int | None, *,
+              severity: Severity | None = None, option: str | None = None, once: tuple[object, ...] | None = None,
+              ) -> None:
+        if once is not None:
+            if once in self._once:
+                return
+            self._once.add(once)
+        self._add(make_flag(kind, seat, message, t, frame, severity=severity, option=option))
+
+    def _add(self, flag: Flag) -> None:
+        self.flags.append(flag)
+        self.outputs.append(flag)
+
