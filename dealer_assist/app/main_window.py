@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -381,7 +382,7 @@ class MainWindow(QMainWindow):
 
     # --- the demo on the simulated table's video ------------------------------------------------
     def start_video_demo(self, seed: int = 1, errors: tuple[str, ...] = (), realtime: bool = True,
-                         players: int | None = None) -> SimVideoWorker:
+                         players: int | None = None, render: bool = True) -> SimVideoWorker:
         """Play a simulated hand's real video (synth.SimulatedTable) through tracker and referee.
 
         Rendering and tracking run on the worker thread; the view polls the newest frame; the referee
@@ -399,7 +400,7 @@ class MainWindow(QMainWindow):
         self.live.show_award(None)
         self.live.video.message = "Building the simulated table…"
         worker = SimVideoWorker(self.settings.house_preset, seed, errors=errors, players=players, slot=self.slot,
-                                realtime=realtime)
+                                realtime=realtime, render=render)
         self.sim_worker = worker
         worker.start()
         self.sim_timer.start()
@@ -645,17 +646,47 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def has_display() -> bool:
+    """Whether a window can be shown: a display server, or a Qt platform chosen by hand (Windows, macOS: yes)."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return any(os.environ.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
 def run(
+    demo: bool = False,
     mode: str | None = None,
     settings_path: Path | None = None,
     screenshot: Path | None = None,
     quit_after_ms: int | None = None,
     argv: list[str] | None = None,
-    demo: bool = False,
     auto_bet: bool = True,
     seed: int = 1,
 ) -> int:
-    """Open the main window; with `screenshot`, save a grab of it once shown (then quit if asked)."""
+    """Open the main window (`demo`: on the simulated table's video); with `screenshot`, save a grab of it
+    once shown (then quit after `quit_after_ms` if given).
+
+    With no display (no DISPLAY / WAYLAND_DISPLAY and no QT_QPA_PLATFORM), nothing can be shown: the
+    app plays one simulated hand to showdown offscreen, saves screenshots, prints the hand's story
+    and award, and returns 0 (`headless_demo`). The demo never fails: any error there falls back to
+    the rules engine's story of a simulated hand."""
+    if not has_display() and QApplication.instance() is None:
+        print("No display found (DISPLAY / WAYLAND_DISPLAY unset): playing one simulated hand offscreen "
+              "instead of opening the window. Run under `xvfb-run -a` or set QT_QPA_PLATFORM to choose.",
+              flush=True)
+        return headless_demo(seed=seed, settings_path=settings_path, out=screenshot)
+    try:
+        return _run_window(demo, mode, settings_path, screenshot, quit_after_ms, argv, auto_bet, seed)
+    except Exception as exc:  # the window could not start (no usable Qt platform, ...)
+        if not demo:
+            raise
+        print(f"The window could not open ({type(exc).__name__}: {exc}); the demo's hand as text instead:",
+              file=sys.stderr)
+        return _text_demo(seed)
+
+
+def _run_window(demo: bool, mode: str | None, settings_path: Path | None, screenshot: Path | None,
+                quit_after_ms: int | None, argv: list[str] | None, auto_bet: bool, seed: int) -> int:
     started = time.perf_counter()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -664,10 +695,12 @@ def run(
     if mode is not None or demo:
         settings = replace(settings, mode=mode or "live")
     theme.apply_theme(app, settings.font_scale)
-    window = MainWindow(settings, settings_path, notice=notice, demo=demo, auto_bet=auto_bet, seed=seed)
+    window = MainWindow(settings, settings_path, notice=notice, demo=demo, auto_bet=auto_bet, seed=seed,
+                       video=auto_bet)
     window.show()
     shown_s = time.perf_counter() - started
     window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")
+
     def grab() -> None:
         if screenshot is not None:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
@@ -682,3 +715,86 @@ def run(
     elif screenshot is not None:
         QTimer.singleShot(1000, grab)
     return int(app.exec())
+
+
+def _text_demo(seed: int) -> int:
+    """The last resort of the demo: the rules engine plays a hand and tells it."""
+    import random
+
+    from dealer_assist.rules.simulate import simulate_hand
+    from dealer_assist.rules.story import hand_story
+
+    print(hand_story(simulate_hand(HouseRules(), 6, random.Random(seed))))
+    return 0
+
+
+def headless_demo(seed: int = 1, settings_path: Path | None = None, out: Path | None = None,
+                  timeout_s: float = 120.0) -> int:
+    """One simulated hand played offscreen through the vision chain and the referee, to showdown.
+
+    Saves two screenshots (the table at showdown with its overlays, and the showdown board), prints
+    their paths, the hand's story and the award, and returns 0. Never raises: on any failure it tells
+    a simulated hand as text instead."""
+    try:
+        return _headless_demo(seed, settings_path, out, timeout_s)
+    except Exception as exc:  # the demo must never fail
+        print(f"(the offscreen demo failed: {type(exc).__name__}: {exc}; the hand as text instead)", file=sys.stderr)
+        return _text_demo(seed)
+
+
+def _headless_demo(seed: int, settings_path: Path | None, out: Path | None, timeout_s: float) -> int:
+    import tempfile
+
+    from dealer_assist.app.models.sim_demo import SimFrame, truth_detections
+    from dealer_assist.audit.report import report_text
+    from dealer_assist.rules.awards import award_sentences
+    from dealer_assist.vision.events import CardsShown
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    settings, _ = load_settings(settings_path or default_settings_path())
+    theme.apply_theme(app, settings.font_scale)
+    window = MainWindow(replace(settings, mode="live"), settings_path or Path(tempfile.mkdtemp()) / "settings.json",
+                        start_capture=False)
+    window.resize(1600, 1000)
+    window.show()
+    worker = window.start_video_demo(seed=seed, realtime=False, render=False)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        app.processEvents()
+        if worker.status in ("ended", "failed") and worker.events.empty() and not window.sim_timer.isActive():
+            break
+        time.sleep(0.01)
+    if worker.status == "failed":
+        raise DealerAssistError(worker.error or "the simulated table failed")
+    sim = worker.sim
+    shows = [e.frame for e in sim.truth.events if isinstance(e, CardsShown)]
+    f = min(sim.frame_count - 1, (max(shows) + int(sim.fps)) if shows else sim.frame_count // 2)
+    window.slot.put(SimFrame(sim.render_frame(f), f / sim.fps, f, truth_detections(sim, f)))
+    window.live.video.poll()
+    award = window.sim_award
+    target = out or Path(tempfile.gettempdir()) / f"dealer-assist-demo-{seed}.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    board = target.with_name(target.stem + "-showdown" + target.suffix)
+    window.live.center.setCurrentWidget(window.live.video)
+    app.processEvents()
+    window.grab().save(str(target))
+    window.live.show_award(award)
+    app.processEvents()
+    window.grab().save(str(board))
+    referee = window.session.referee if window.session is not None else None
+    window.close()
+    print(f"Screenshots: {target} (the table at showdown) and {board} (the showdown board)")
+    if referee is not None:
+        print(report_text(referee.hands, f"simulated table, seed {seed} (simulated detections)"))
+    if award is not None:
+        print("\nAward:")
+        for sentence in award_sentences(award):
+            print(f"  {sentence}")
+        truth = worker.award
+        if truth is not None:
+            same = dict(truth.totals) == dict(award.totals)
+            print("The rules engine's award on the cards shown is the " + ("same." if same else
+                  f"different: {dict(truth.totals)}"))
+    return 0
