@@ -210,6 +210,8 @@ def test_demo_plays_a_hand_to_showdown_through_the_pad(qtbot, qapp, app_dirs: Pa
     award = driver.award
     assert actions >= 2
     assert window.live.center.currentWidget() is window.live.showdown
+    assert window.live.showdown.award is not None  # the referee's award shown is the rules Hand's
+    assert window.live.showdown.award.totals == award.totals and window.live.showdown.award.pots == award.pots
     text = window.live.showdown.text()
     for pot in award.pots:
         assert f"{pot.name.capitalize()} — {pot.amount} chips" in text
@@ -267,15 +269,18 @@ def test_screenshot_badacey_showdown(qtbot, qapp, app_dirs: Path) -> None:
 
 
 def test_demo_button_and_new_rules_restart_the_demo(qtbot, qapp, app_dirs: Path) -> None:
+    """The button plays the simulated table's video; new house rules deal it again under them."""
     window = _window(qtbot, qapp, app_dirs)
     window.set_mode("training")
     qtbot.mouseClick(window.demo_button, Qt.MouseButton.LeftButton)
-    assert window.driver is not None and window.mode == "live" and window.demo_button.isChecked()
-    qtbot.waitUntil(lambda: len(window.live.seats.panels) == 6, timeout=3000)
+    assert window.sim_worker is not None and window.mode == "live" and window.demo_button.isChecked()
+    qtbot.waitUntil(lambda: window.session is not None, timeout=15_000)
     window.apply_settings(replace(window.settings, house_preset="badacey-no-limit-single"))
-    assert window.driver is not None and window.driver.rules.game == "badacey" and window.table.game == "badacey"
+    worker = window.sim_worker
+    assert worker is not None and worker.preset == "badacey-no-limit-single"
+    qtbot.waitUntil(lambda: window.session is not None and window.table.game == "badacey", timeout=15_000)
     qtbot.mouseClick(window.demo_button, Qt.MouseButton.LeftButton)
-    assert window.driver is None and not window.live.seats.panels and not window.demo_button.isChecked()
+    assert window.sim_worker is None and window.session is None and not window.demo_button.isChecked()
     window.close()
 
 

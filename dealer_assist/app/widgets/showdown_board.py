@@ -13,6 +13,7 @@ class ShowdownBoard(QScrollArea):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.award: Award | None = None
         self.setWidgetResizable(True)
         self.inner = QWidget()
         self.layout_ = QVBoxLayout(self.inner)
@@ -41,6 +42,7 @@ class ShowdownBoard(QScrollArea):
         return label
 
     def set_award(self, award: Award | None) -> None:
+        self.award = award  # what the board shows
         self._clear()
         if award is None:
             self._label("Showdown: no award yet", "boardNote")
