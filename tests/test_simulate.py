@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from dealer_assist.cli import cli
@@ -60,8 +61,32 @@ def test_simulate_bad_rules_file_is_one_line_error(tmp_path: Path) -> None:
     assert "unknown house rules key colour" in result.output
 
 
-def test_demo_never_fails() -> None:
-    result = CliRunner().invoke(cli, ["demo"])
+def test_demo_text_never_fails() -> None:
+    result = CliRunner().invoke(cli, ["demo", "--text"])
     assert result.exit_code == 0 and "Final stacks:" in result.output
-    result = CliRunner().invoke(cli, ["demo", "--game", "nonsense", "--seed", "99"])
+    result = CliRunner().invoke(cli, ["demo", "--text", "--game", "nonsense", "--seed", "99"])
     assert result.exit_code == 0 and "Final stacks:" in result.output
+
+
+def test_demo_opens_the_window_on_the_simulated_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer_assist.app.main_window as main_window
+
+    calls: list[dict[str, object]] = []
+
+    def fake_run(**kwargs: object) -> int:
+        calls.append(kwargs)
+        return 0
+
+    monkeypatch.setattr(main_window, "run", fake_run)
+    result = CliRunner().invoke(cli, ["demo", "--seed", "3"])
+    assert result.exit_code == 0
+    assert calls and calls[0]["demo"] is True and calls[0]["seed"] == 3
+
+
+def test_no_command_opens_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer_assist.app.main_window as main_window
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(main_window, "run", lambda **kw: calls.append(kw) or 0)
+    result = CliRunner().invoke(cli, [])
+    assert result.exit_code == 0 and calls == [{}]

@@ -54,9 +54,14 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="dealer-assist")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
-    """Dealer Assist: referee and dealing assistant for Badugi and Badacey tables."""
+    """Dealer Assist: referee and dealing assistant for Badugi and Badacey tables.
+
+    With no command it opens the desktop window (`dealer-assist app`).
+    """
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        from dealer_assist.app.main_window import run
+
+        ctx.exit(run())
 
 
 def main() -> None:
