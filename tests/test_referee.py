@@ -423,3 +423,21 @@ def test_table_config_from_a_profile() -> None:
     assert TableConfig.for_profile(profile, LIMIT, {2: 50, 5: 80}).stacks_by_seat == {2: 50, 5: 80}
     with pytest.raises(DealerAssistError, match="not at table"):
         TableConfig.for_profile(profile, LIMIT, {2: 50, 9: 80})
+
+
+def test_a_full_discard_confirmed_late_is_refereed_in_time_order() -> None:
+    """Discard-then-replace: the camera confirms a seat's full discard only when its own cards come."""
+    from dealer_assist.vision.events import CardsDiscarded
+
+    rules = HouseRules.preset("badacey-pot-limit-double")
+    s = Script().deal_all(ORDER, size=5).act(3, "call").act(1, "call").act(2, "check")
+    early_t = s.frame / 30 + 0.1                                  # seat 3 pushed all 5 cards in first
+    s.discard(1, 2).replace(1, 2)
+    late = CardsDiscarded(early_t, round(early_t * 30), 3, 5)
+    s.items.append(late)                                          # ... seen only now
+    s.replace(3, 5).act(1, "check").act(2, "check").act(3, "check")
+    referee = run(s, table(rules))
+    assert kinds(referee) == []
+    assert referee.prompt.phase == "drawing" and referee.run is not None and referee.run.hand.draw == 2
+    replayed = Referee.replay(table(rules), referee.inputs)
+    assert [h.flags for h in replayed.hands] == [h.flags for h in referee.hands]

@@ -30,6 +30,7 @@ class DrawChecks(RunState):
         if self.hand.phase is Phase.DRAWING and self.hand.draw != self._draw_no:
             self._draw_no = self.hand.draw
             self._declared, self._received, self._ooo_owed, self._collected = {}, {}, {}, {}
+            self._first_card_t = None
 
     def _no_betting_next(self) -> bool:
         """At most one seat in the hand has chips behind: the betting round after this draw is skipped."""
@@ -45,6 +46,9 @@ class DrawChecks(RunState):
         if self._held is not None:
             self._resolve_held(None, ev.t, ev.frame)
         seat = ev.seat
+        if self._seen_late(ev):
+            self.reorder = True                       # the camera confirmed it late: referee again in time order
+            return
         self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
         if hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round:
             self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw "
@@ -81,6 +85,15 @@ class DrawChecks(RunState):
             self._held = ev
             return
         self._declare(ev)
+
+    def _seen_late(self, ev: CardsDiscarded) -> bool:
+        """A discard (all of a seat's cards, confirmed only when its replacements came) from before this
+        draw's first replacement, by a seat taken to stand pat that has had no card since."""
+        hand = self.hand
+        in_draw = hand.phase is Phase.DRAWING or (hand.phase is Phase.BETTING and self._draw_no == hand.round)
+        return (in_draw and not self.reordered and self._declared.get(ev.seat) == 0
+                and not self._received.get(ev.seat) and self._first_card_t is not None
+                and ev.t < self._first_card_t)
 
     def _declare(self, ev: CardsDiscarded) -> None:
         """Apply a discard in turn: seats before it that did not discard stood pat."""
@@ -192,6 +205,8 @@ class DrawChecks(RunState):
         self._sync_draw()
         seat = ev.seat
         self.physical[seat] = self.physical.get(seat, 0) + 1
+        if self._first_card_t is None and hand.phase is Phase.DRAWING:
+            self._first_card_t = ev.t
         if self._held is not None:
             self._resolve_held(seat, ev.t, ev.frame)
         if self._ooo_owed.get(seat, 0) > 0:

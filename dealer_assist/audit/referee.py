@@ -76,6 +76,7 @@ class Referee:
         self._button_moved: int | None = None
         self._first = True
         self._early: list[HandInput] = []
+        self._time_ordered: dict[int, bool] = {}
         self.between_hands: list[HandInput] = []
         """Inputs that came with no deal under way (a late action, a fold after the gather): kept, not refereed."""
 
@@ -209,12 +210,20 @@ class Referee:
             return self._rebuild(record)
         return []
 
-    def _rebuild(self, record: HandRecord) -> list[Output]:
-        """Referee the hand again from its start with the corrected inputs; emit only what is new."""
+    def _rebuild(self, record: HandRecord, *, in_time_order: bool = False) -> list[Output]:
+        """Referee the hand again from its start (corrected, or in time order); emit only what is new."""
         run = HandRun(record.start)
-        for index, item in enumerate(record.inputs):
-            fix = record.misreads.get(index)
-            run.feed(item if fix is None else _with_card(item, fix))
+        items = [(i, item if (fix := record.misreads.get(i)) is None else _with_card(item, fix))
+                 for i, item in enumerate(record.inputs)]
+        if in_time_order or self._time_ordered.get(record.start.number):
+            self._time_ordered[record.start.number] = True
+            run.reordered = True
+            items.sort(key=lambda p: (p[1].t, isinstance(p[1], DealerAction), p[0]))
+        for _, item in items:
+            if isinstance(item, CardsGathered):
+                run.settle(item.t, item.frame)
+            elif not isinstance(item, ButtonMoved):
+                run.feed(item)
         out: list[Output] = []
         for flag in run.flags:
             if flag not in record.flags:
@@ -252,6 +261,8 @@ class Referee:
             run.settle(item.t, getattr(item, "frame", None))
         elif not isinstance(item, ButtonMoved | CardsGathered):
             run.feed(item)
+        if run.reorder:
+            return self._rebuild(record, in_time_order=True)
         out = list(run.outputs)
         self._emit(record, out)
         return out

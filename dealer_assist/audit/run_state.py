@@ -48,6 +48,11 @@ class RunState:
         self._last_phase = self.hand.phase
         self._last_draw = 0
         self.cards_seen = False
+        self._first_card_t: float | None = None
+        """When this draw's first replacement landed."""
+        self.reorder = False
+        """An input turned out to have been confirmed late: the referee feeds the hand again in time order."""
+        self.reordered = False
 
     # -- outputs -----------------------------------------------------------------------------------
 
