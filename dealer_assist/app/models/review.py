@@ -6,12 +6,16 @@ file gives a message, never an exception.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealer_assist.app.models.table import SeatState
+from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.store.export import export_json
-from dealer_assist.store.handlog import HandLog
+from dealer_assist.store.export import export_csv, export_json
+from dealer_assist.store.handlog import HandLog, snapshot_file
 from dealer_assist.store.paths import resolve_log_path
 from dealer_assist.store.records import (
     HandStory,
@@ -21,6 +25,7 @@ from dealer_assist.store.records import (
     StoredCorrection,
     StoredEvent,
     StoredFlag,
+    StoredSnapshot,
 )
 from dealer_assist.store.render import action_sentence, correction_sentence, event_sentence, flag_sentence, render_story
 
@@ -38,10 +43,20 @@ class Filters:
 
 @dataclass(frozen=True, slots=True)
 class TimelineLine:
-    """One line of a hand's story, and what kind of record it comes from (for colour and stepping)."""
+    """One line of a hand's story, and what kind of record it comes from (for colour and stepping).
+
+    `t` is the record's time; `seats` each seat's state just after it (replayed through the referee);
+    `snapshot` the SHA-256 of the key frame that goes with the line (its own, a flag's, or the latest
+    saved at or before it)."""
 
     text: str
-    kind: str  # "header", "event", "action", "flag", "correction", "award", "end"
+    kind: str  # "header", "event", "action", "flag", "correction", "award", "snapshot", "end"
+    t: float | None = None
+    seats: tuple[SeatState, ...] = field(default=())
+    snapshot: str | None = None
+
+
+EXPORT_FORMATS = ("json", "csv", "phh")
 
 
 class ReviewModel:
@@ -95,35 +110,55 @@ class ReviewModel:
         return self.problem or "" if story is None else render_story(story)
 
     def timeline(self, hand_id: int) -> list[TimelineLine]:
-        """The hand record by record, each tagged with its kind, for the step-through list."""
+        """The hand record by record, each tagged with its kind, the seats' state after it and its key frame."""
         story = self.story(hand_id)
         if story is None:
             return []
         hand = story.hand
         seats = ", ".join(f"seat {s} ({stack})" for s, stack in hand.seats.items())
+        replay = _SeatReplay(story)
         out = [TimelineLine(f"Hand {hand.id}: {hand.table} #{hand.number}, {hand.game}, dealer {hand.dealer}; "
-                            f"button seat {hand.button}; stacks {seats}", "header")]
+                            f"button seat {hand.button}; stacks {seats}", "header", None, replay.states)]
+        frame: str | None = None
         for record in story.records:
             t = record.event.t if isinstance(record, StoredEvent) else getattr(record, "t", None)
             when = f"{t:7.2f}s  " if isinstance(t, int | float) else " " * 10
+            t = float(t) if isinstance(t, int | float) else None
             if isinstance(record, StoredEvent):
-                out.append(TimelineLine(when + event_sentence(record.event), "event"))
+                replay.feed(record.event)
+                out.append(TimelineLine(when + event_sentence(record.event), "event", t, replay.states, frame))
             elif isinstance(record, StoredAction):
-                out.append(TimelineLine(when + action_sentence(record), "action"))
+                replay.feed(DealerAction(record.seat, record.action, record.amount, t=record.t))  # type: ignore[arg-type]
+                out.append(TimelineLine(when + action_sentence(record), "action", t, replay.states, frame))
             elif isinstance(record, StoredFlag):
-                out.append(TimelineLine(when + flag_sentence(record), "flag"))
+                out.append(TimelineLine(when + flag_sentence(record), "flag", t, replay.states,
+                                        record.snapshot or frame))
             elif isinstance(record, StoredCorrection):
-                out.append(TimelineLine(when + correction_sentence(record), "correction"))
+                out.append(TimelineLine(when + correction_sentence(record), "correction", t, replay.states, frame))
             elif isinstance(record, StoredAward):
-                out.append(TimelineLine(when + "Award:", "award"))
-                out += [TimelineLine("    " + line, "award") for line in record.explanation]
+                out.append(TimelineLine(when + "Award:", "award", t, replay.states, frame))
+                out += [TimelineLine("    " + line, "award", t, replay.states, frame) for line in record.explanation]
+            elif isinstance(record, StoredSnapshot):
+                frame = record.sha256
+                out.append(TimelineLine(when + f"Key frame: {record.label}", "snapshot", t, replay.states, frame))
         end = story.end
         if end is None:
-            out.append(TimelineLine("Not ended yet (still being recorded).", "end"))
+            out.append(TimelineLine("Not ended yet (still being recorded).", "end", None, replay.states, frame))
         else:
             reason = f": {end.reason}" if end.reason else ""
-            out.append(TimelineLine(f"Ended {end.status}{reason}", "end"))
+            out.append(TimelineLine(f"Ended {end.status}{reason}", "end", None, replay.states, frame))
         return out
+
+    def snapshots(self, hand_id: int) -> list[StoredSnapshot]:
+        story = self.story(hand_id)
+        return [] if story is None else [r for r in story.records if isinstance(r, StoredSnapshot)]
+
+    def snapshot_bytes(self, sha256: str) -> bytes | None:
+        """A key frame's JPEG bytes, read back from beside the database (None if the file is missing)."""
+        try:
+            return snapshot_file(self.path, sha256).read_bytes()
+        except OSError:
+            return None
 
     def flags(self, hand_id: int) -> list[StoredFlag]:
         story = self.story(hand_id)
@@ -150,10 +185,66 @@ class ReviewModel:
         return False, f"Hand log TAMPERED or damaged: {len(report.problems)} problem(s): {shown}{more}"
 
     def export_json(self, hand_id: int) -> str:
+        return self.export(hand_id, "json")
+
+    def export(self, hand_id: int, fmt: str = "json") -> str:
+        """The hand in the store's export format: json, csv, or phh (the hand-history standard)."""
         story = self.story(hand_id)
         if story is None:
             return ""
-        return "".join(export_json([story], single=True))
+        if fmt == "json":
+            return "".join(export_json([story], single=True))
+        if fmt == "csv":
+            return "".join(export_csv([story]))
+        if fmt == "phh":
+            from dealer_assist.store.phh import export_phh  # pulls in the rules engine: only when asked
+
+            return "".join(export_phh([story]))
+        raise ValueError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
+
+
+def _rules_data(text: str) -> dict[str, object]:
+    """A hand's house rules as stored: TOML (the store's form) or JSON."""
+    if not text.strip():
+        return {}
+    try:
+        return dict(tomllib.loads(text))
+    except tomllib.TOMLDecodeError:
+        return dict(json.loads(text))
+
+
+class _SeatReplay:
+    """Replays a stored hand's events and actions through a fresh Referee to know each seat's state
+    after every record (the log keeps what was seen; the state is derived, deterministically)."""
+
+    def __init__(self, story: HandStory) -> None:
+        self.states: tuple[SeatState, ...] = ()
+        self.referee = None
+        try:
+            from dealer_assist.app.models.demo_driver import hand_seat_states
+            from dealer_assist.audit.referee import Referee
+            from dealer_assist.audit.table import TableConfig
+            from dealer_assist.rules.house_rules import HouseRules
+
+            data = _rules_data(story.house_rules)
+            rules = HouseRules.from_dict(data) if data else HouseRules()
+            config = TableConfig(rules, tuple(sorted(story.hand.seats.items())), story.hand.button)
+            self.referee = Referee(config)
+            self._states = hand_seat_states
+        except (DealerAssistError, ValueError, TypeError, KeyError):  # unknown rules: no seat states
+            self.referee = None
+
+    def feed(self, item: object) -> None:
+        if self.referee is None:
+            return
+        try:
+            self.referee.feed(item)  # type: ignore[arg-type]
+        except DealerAssistError:
+            self.referee = None
+            return
+        run = self.referee.run
+        if run is not None:
+            self.states = self._states(run.hand, labels=())
 
 
 def summary_line(hand: HandSummary) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -22,13 +22,21 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.app import theme
-from dealer_assist.app.models.review import Filters, ReviewModel, summary_line
+from dealer_assist.app.models.review import EXPORT_FORMATS, Filters, ReviewModel, TimelineLine, summary_line
+from dealer_assist.app.models.table import SeatState, draws_text
 from dealer_assist.audit.records import FlagKind
 
 KIND_COLOURS = {
     "header": theme.MUTED, "event": theme.TEXT, "action": theme.BLUE, "flag": theme.RED,
-    "correction": theme.GOLD, "award": theme.GOLD, "end": theme.ACCENT,
+    "correction": theme.GOLD, "award": theme.GOLD, "end": theme.ACCENT, "snapshot": theme.MUTED,
 }
+
+
+def seat_line(state: SeatState) -> str:
+    """One seat at one step, for the review's side panel."""
+    cards = " ".join(str(c) if c is not None else "▮" for c in state.cards) or "no cards"
+    bet = f" · in pot {state.committed}" if state.committed else ""
+    return f"Seat {state.seat}: {state.status} · stack {state.stack}{bet} · {cards} · {draws_text(state.draws)}"
 
 
 class ReviewView(QWidget):
@@ -61,6 +69,9 @@ class ReviewView(QWidget):
         self.verify_button = QPushButton("Verify log")
         self.verify_button.setToolTip("check the hash chain: any row edited, inserted or deleted is reported")
         self.verify_button.clicked.connect(self.verify)
+        self.export_format = QComboBox()
+        self.export_format.addItems(list(EXPORT_FORMATS))
+        self.export_format.setToolTip("json: every record; csv: one row per record; phh: the hand-history standard")
         self.export_button = QPushButton("Export hand…")
         self.export_button.clicked.connect(self.export_dialog)
         for widget in (QLabel("Filter"), self.table, self.date, self.dealer, self.seat, self.flag,
@@ -68,6 +79,7 @@ class ReviewView(QWidget):
             bar.addWidget(widget)
         bar.addStretch(1)
         bar.addWidget(self.verify_button)
+        bar.addWidget(self.export_format)
         bar.addWidget(self.export_button)
         root.addLayout(bar)
         self.status = QLabel("")
@@ -80,11 +92,39 @@ class ReviewView(QWidget):
         self.hands.currentRowChanged.connect(self._open_current)
         self.timeline = QListWidget()
         self.timeline.setWordWrap(True)
+        self.timeline.currentRowChanged.connect(self._show_step)
+        step = QWidget()
+        step_layout = QVBoxLayout(step)
+        step_layout.setContentsMargins(0, 0, 0, 0)
+        nav = QHBoxLayout()
+        self.prev_button = QPushButton("◀ Previous")
+        self.prev_button.clicked.connect(lambda: self.step(-1))
+        self.next_button = QPushButton("Next ▶")
+        self.next_button.clicked.connect(lambda: self.step(1))
+        self.step_label = QLabel("")
+        self.step_label.setObjectName("muted")
+        nav.addWidget(self.prev_button)
+        nav.addWidget(self.next_button)
+        nav.addWidget(self.step_label, 1)
+        step_layout.addLayout(nav)
+        self.key_frame = QLabel("No key frame yet")
+        self.key_frame.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.key_frame.setMinimumSize(320, 180)
+        self.key_frame.setStyleSheet("background: #0a0f0c; border-radius: 8px;")
+        step_layout.addWidget(self.key_frame, 3)
+        self.seat_states = QLabel("")
+        self.seat_states.setWordWrap(True)
+        self.seat_states.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.seat_states.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        step_layout.addWidget(self.seat_states, 2)
         split.addWidget(self.hands)
         split.addWidget(self.timeline)
-        split.setSizes([480, 1100])
+        split.addWidget(step)
+        split.setSizes([340, 700, 560])
         root.addWidget(split, 1)
         self._hand_ids: list[int] = []
+        self._lines: list[TimelineLine] = []
+        self._frame_sha: str | None = None
 
     def filters(self) -> Filters:
         return Filters(self.table.text().strip(), self.date.text().strip(), self.dealer.text().strip(),
@@ -118,13 +158,52 @@ class ReviewView(QWidget):
     def _open_current(self, _row: int) -> None:
         hand_id = self.current_hand()
         self.timeline.clear()
+        self._lines = []
         if hand_id is None:
             return
-        for line in self.model.timeline(hand_id):
+        self._lines = self.model.timeline(hand_id)
+        self.timeline.blockSignals(True)
+        for line in self._lines:
             item = QListWidgetItem(line.text)
             item.setForeground(QColor(KIND_COLOURS.get(line.kind, theme.TEXT)))
             item.setData(Qt.ItemDataRole.UserRole, line.kind)
             self.timeline.addItem(item)
+        self.timeline.blockSignals(False)
+        self.timeline.setCurrentRow(0)
+        self._show_step(0)
+
+    def step(self, delta: int) -> None:
+        """Move through the hand one record at a time (also the list's arrow keys)."""
+        if not self._lines:
+            return
+        row = max(0, min(len(self._lines) - 1, self.timeline.currentRow() + delta))
+        self.timeline.setCurrentRow(row)
+
+    def _show_step(self, row: int) -> None:
+        if not 0 <= row < len(self._lines):
+            return
+        line = self._lines[row]
+        when = f" · t = {line.t:.2f} s" if line.t is not None else ""
+        self.step_label.setText(f"Step {row + 1} of {len(self._lines)}{when}")
+        self.seat_states.setText("\n".join(seat_line(s) for s in line.seats) or "Seats: not known at this step")
+        self._show_frame(line.snapshot)
+
+    def _show_frame(self, sha: str | None) -> None:
+        if sha == self._frame_sha:
+            return
+        self._frame_sha = sha
+        data = self.model.snapshot_bytes(sha) if sha else None
+        pixmap = QPixmap()
+        if data is None or not pixmap.loadFromData(data, "JPG"):
+            self.key_frame.setPixmap(QPixmap())
+            self.key_frame.setText("No key frame yet" if sha is None else f"Key frame {sha[:12]}… is missing")
+            return
+        self.key_frame.setPixmap(pixmap.scaled(self.key_frame.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                               Qt.TransformationMode.SmoothTransformation))
+
+    def shown_key_frame(self) -> str | None:
+        """The SHA-256 of the key frame on screen (None when none is)."""
+        return self._frame_sha if self.key_frame.pixmap() is not None and not self.key_frame.pixmap().isNull() else None
 
     def timeline_texts(self) -> list[str]:
         return [self.timeline.item(i).text() for i in range(self.timeline.count())]
@@ -134,13 +213,19 @@ class ReviewView(QWidget):
         self._say(text, theme.ACCENT if ok else theme.RED)
         return ok
 
-    def export_to(self, path: Path) -> Path | None:
+    def export_to(self, path: Path, fmt: str | None = None) -> Path | None:
         hand_id = self.current_hand()
         if hand_id is None:
             self._say("Choose a hand to export first.", theme.GOLD)
             return None
-        path.write_text(self.model.export_json(hand_id), encoding="utf-8")
-        self._say(f"Hand {hand_id} exported to {path}", theme.ACCENT)
+        fmt = fmt or self.export_format.currentText()
+        try:
+            text = self.model.export(hand_id, fmt)
+            path.write_text(text, encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            self._say(f"Could not export hand {hand_id} as {fmt}: {exc}", theme.RED)
+            return None
+        self._say(f"Hand {hand_id} exported to {path} ({fmt})", theme.ACCENT)
         return path
 
     def export_dialog(self) -> None:
@@ -148,9 +233,10 @@ class ReviewView(QWidget):
         if hand_id is None:
             self._say("Choose a hand to export first.", theme.GOLD)
             return
-        name, _ = QFileDialog.getSaveFileName(self, "Export hand", f"hand-{hand_id}.json", "JSON (*.json)")
+        fmt = self.export_format.currentText()
+        name, _ = QFileDialog.getSaveFileName(self, "Export hand", f"hand-{hand_id}.{fmt}", f"{fmt.upper()} (*.{fmt})")
         if name:
-            self.export_to(Path(name))
+            self.export_to(Path(name), fmt)
 
     def _say(self, text: str, colour: str) -> None:
         self.status.setText(text)
