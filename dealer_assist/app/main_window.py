@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -49,10 +50,11 @@ from dealer_assist.app.models.settings import (
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.views.calibration import CalibrationView
 from dealer_assist.app.views.live import LiveView
+from dealer_assist.app.views.procedure import ProcedureView
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.table_overlay import TableOverlay
-from dealer_assist.audit.records import DealerAction, Prompt
+from dealer_assist.audit.records import DealerAction, Flag, Prompt
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.house_rules import HouseRules
@@ -261,9 +263,17 @@ class MainWindow(QMainWindow):
         self.review_model = ReviewModel(log_path)
         self.review = ReviewView(self.review_model)
         self.training = TrainingView(self.data_path, self.settings.trainee)
+        self.procedure = ProcedureView(self.data_path, self.settings.trainee, self.settings.house_preset,
+                                       last_hand=self._last_table_hand)
+        self.training_tabs = QTabWidget()
+        self.training_tabs.addTab(self.training, "Showdown drills")
+        self.training_tabs.addTab(self.procedure, "Procedure drills")
+        self.training_tabs.setTabToolTip(1, "catch the dealer's errors on a simulated hand, or score your own "
+                                            "hand at the table")
         self.calibration = CalibrationView(self.slot, self.settings.table_profile, on_saved=self._calibration_saved)
         self.views: dict[str, QWidget] = {
-            "live": self.live, "review": self.review, "training": self.training, "calibration": self.calibration,
+            "live": self.live, "review": self.review, "training": self.training_tabs,
+            "calibration": self.calibration,
         }
         for mode in MODES:
             self.stack.addWidget(self.views[mode])
@@ -453,6 +463,13 @@ class MainWindow(QMainWindow):
             if worker.status == "ended" and self.sim_realtime:
                 QTimer.singleShot(self.pause_ms, self._next_video_hand)
 
+    def _last_table_hand(self) -> tuple[list[Flag], bool] | None:
+        """The last hand the referee saw at the table (Live with a camera): its flags, and whether it was awarded."""
+        if self.session is None or self.sim_worker is not None or not self.session.referee.hands:
+            return None
+        record = self.session.referee.hands[-1]
+        return list(record.flags), bool(record.awards)
+
     def _on_sim_award(self, award: Award) -> None:
         self.sim_award = award
         self.live.show_award(award)
@@ -632,6 +649,7 @@ class MainWindow(QMainWindow):
         """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
         self.demo_timer.stop()
         self.stop_video_demo()
+        self.procedure.stop()
         self.session_timer.stop()
         if self.session is not None:
             self.session.stop()

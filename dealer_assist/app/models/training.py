@@ -220,9 +220,11 @@ class Attempt:
 class TraineeRecord:
     """Scores of one trainee, one JSON file per trainee under `<data dir>/training/`."""
 
-    def __init__(self, directory: Path, trainee: str) -> None:
+    def __init__(self, directory: Path, trainee: str, kind: str = "") -> None:
+        """`kind`: "" for showdown drills, "procedure" for procedure drills (a file of its own)."""
         self.trainee = trainee.strip() or "trainee"
-        self.path = directory / "training" / f"{_SAFE.sub('_', self.trainee)}.json"
+        suffix = f".{kind}" if kind else ""
+        self.path = directory / "training" / f"{_SAFE.sub('_', self.trainee)}{suffix}.json"
         self.problem: str | None = None
         self.attempts: list[Attempt] = self._load()
 
@@ -240,8 +242,12 @@ class TraineeRecord:
             return []
 
     def add(self, drill: Drill, result: DrillResult, when: datetime | None = None) -> Attempt:
+        return self.add_score(drill.game, drill.seed, result.score, result.out_of, when)
+
+    def add_score(self, game: str, seed: int, score: int, out_of: int, when: datetime | None = None) -> Attempt:
+        """Record one scored attempt (any kind of drill) and save the record at once."""
         stamp = (when or datetime.now(UTC)).isoformat(timespec="seconds")
-        attempt = Attempt(stamp, drill.game, drill.seed, result.score, result.out_of)
+        attempt = Attempt(stamp, game, seed, score, out_of)
         self.attempts.append(attempt)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"trainee": self.trainee, "attempts": [_attempt_dict(a) for a in self.attempts]}
