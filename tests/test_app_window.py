@@ -41,7 +41,7 @@ def test_mode_switcher_buttons_and_keys(qtbot, qapp, app_dirs: Path) -> None:
     window = _window(qtbot, qapp, app_dirs)
     assert window.mode == "live" and window.mode_buttons["live"].isChecked()
     qtbot.mouseClick(window.mode_buttons["training"], Qt.MouseButton.LeftButton)
-    assert window.mode == "training" and window.stack.currentWidget() is window.training
+    assert window.mode == "training" and window.stack.currentWidget() is window.training_tabs
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
