@@ -89,3 +89,40 @@ def test_view_clicks_and_saves(qtbot, qapp: QApplication, tmp_path: Path) -> Non
     qtbot.mouseClick(view.save_button, Qt.MouseButton.LeftButton)
     assert saved and saved[0][0] == "oval-6" and saved[0][1].exists()
     assert view.grab().save(str(Path(__file__).resolve().parent / "_screenshots" / "calibration_overlay.png"))
+
+
+def test_view_drag_a_seat_zone_to_fit_then_save_the_profile(qtbot, qapp: QApplication, tmp_path: Path) -> None:
+    """Once calibrated, a seat zone dragged with the mouse moves in table cm; Save writes the adjusted profile."""
+    theme.apply_theme(qapp)
+    slot = LatestFrame()
+    view = CalibrationView(slot, "oval-6", save_dir=tmp_path)
+    qtbot.addWidget(view)
+    view.resize(1500, 900)
+    view.show()
+    frame = SyntheticSource(960, 540).read()
+    assert frame is not None
+    slot.put(frame)
+    assert view.grab_frame()
+    wizard = view.wizard
+    wizard.calibration = CameraCalibration.from_table_to_image(TILT, (960, 540), "oval-6")
+    before = load_profile("oval-6")
+    seat = before.seat(2)
+    start = wizard.calibration.to_image([seat.card_spot])[0]
+    end = wizard.calibration.to_image([(seat.card_spot[0] + 6.0, seat.card_spot[1] - 4.0)])[0]
+    a, b = view.canvas.to_widget(*start), view.canvas.to_widget(*end)
+    qtbot.mousePress(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(a.x()), round(a.y())))
+    assert wizard.dragging == 2 and "Dragging seat 2" in view.message.text()
+    mid = QPoint(round((a.x() + b.x()) / 2), round((a.y() + b.y()) / 2))
+    qtbot.mouseMove(view.canvas, mid)
+    qtbot.mouseMove(view.canvas, QPoint(round(b.x()), round(b.y())))
+    qtbot.mouseRelease(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(b.x()), round(b.y())))
+    assert wizard.dragging is None and wizard.moved == {2}
+    moved = wizard.profile.seat(2)
+    assert moved.card_spot == pytest.approx((seat.card_spot[0] + 6.0, seat.card_spot[1] - 4.0), abs=0.6)
+    assert wizard.profile.seat(1) == before.seat(1)
+    assert view.grab().save(str(Path(__file__).resolve().parent / "_screenshots" / "calibration_drag.png"))
+    assert view.save() is not None
+    saved = load_profile(tmp_path / "oval-6.toml")
+    assert saved.seat(2).card_spot == pytest.approx(moved.card_spot, abs=0.01)  # saved to 0.01 cm
+    assert (tmp_path / "oval-6.camera.toml").is_file()
+    assert load_profile("oval-6").seat(2) == seat  # the shipped profile is untouched

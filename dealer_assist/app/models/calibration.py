@@ -8,7 +8,7 @@ simulated table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +29,7 @@ STEPS = (
     "1. Grab a frame with the whole table in view.",
     "2. Pick the table profile.",
     "3. Click the 4 rail marks in order (or Detect ArUco).",
-    "4. Check the overlay: every zone on its place.",
+    "4. Check the overlay: every zone on its place; drag a seat zone to fit it to the table.",
     "5. Save.",
 )
 
@@ -77,6 +77,10 @@ class CalibrationWizard:
         self.calibration: CameraCalibration | None = None
         self.message = STEPS[0]
         self.saved_to: Path | None = None
+        self.profile_saved_to: Path | None = None
+        self.moved: set[int] = set()  # seats whose zones were dragged since the profile was loaded
+        self.dragging: int | None = None
+        self._drag_from: tuple[float, float] | None = None
         if profile_name:
             self.set_profile(profile_name)
 
@@ -95,7 +99,58 @@ class CalibrationWizard:
             self.profile = None
             self.message = f"Cannot load table profile {name!r}: {exc}"
             return False
+        self.moved = set()
         self.reset_points()
+        return True
+
+    # --- dragging seat zones (once calibrated) --------------------------------------------------
+    def seat_at(self, x: float, y: float) -> int | None:
+        """The seat whose zone holds this image point (None: no seat, or not calibrated yet)."""
+        if self.calibration is None or self.profile is None:
+            return None
+        (tx, ty), = self.calibration.to_table([(x, y)])
+        for seat in self.profile.seats:
+            if _inside(float(tx), float(ty), seat.zone):
+                return seat.number
+        return None
+
+    def begin_drag(self, x: float, y: float) -> int | None:
+        """Start dragging the seat zone under the image point; returns its seat number."""
+        self.dragging = self.seat_at(x, y)
+        self._drag_from = (x, y) if self.dragging is not None else None
+        if self.dragging is not None:
+            self.message = f"Dragging seat {self.dragging}'s zone: let go where its cards lie."
+        return self.dragging
+
+    def drag_to(self, x: float, y: float) -> None:
+        if self.dragging is None or self._drag_from is None or self.calibration is None:
+            return
+        (ax, ay), (bx, by) = self.calibration.to_table([self._drag_from, (x, y)])
+        if self.move_seat(self.dragging, float(bx - ax), float(by - ay)):
+            self._drag_from = (x, y)
+
+    def end_drag(self) -> None:
+        if self.dragging is not None:
+            self.message = (f"Seat {self.dragging}'s zone moved. Check the overlay, drag more, then Save "
+                            "(the adjusted profile is saved with the calibration).")
+        self.dragging = None
+        self._drag_from = None
+
+    def move_seat(self, number: int, dx: float, dy: float) -> bool:
+        """Move a seat's zone, card spot and button spot by (dx, dy) table cm; False if it would leave the table."""
+        if self.profile is None:
+            return False
+        profile = self.profile
+        seat = profile.seat(number)
+        zone = tuple((px + dx, py + dy) for px, py in seat.zone)
+        spot = (seat.card_spot[0] + dx, seat.card_spot[1] + dy)
+        button = (seat.button_spot[0] + dx, seat.button_spot[1] + dy)
+        if not all(0 <= px <= profile.width_cm and 0 <= py <= profile.height_cm for px, py in (*zone, spot, button)):
+            return False
+        moved = replace(seat, zone=zone, card_spot=spot, button_spot=button)
+        self.profile = replace(profile, seats=tuple(moved if s.number == number else s for s in profile.seats))
+        self.moved.add(number)
+        self.saved_to = None
         return True
 
     def reset_points(self) -> None:
@@ -172,9 +227,24 @@ class CalibrationWizard:
             return None
         target = path or default_camera_path(self.profile)
         try:
+            if self.moved:  # the dragged zones: the table's profile, beside its camera calibration
+                profile_path = target.with_name(f"{self.profile.name}.toml")
+                self.profile_saved_to = self.profile.save(profile_path)
             self.saved_to = self.calibration.save(target)
-        except OSError as exc:
+        except (OSError, DealerAssistError) as exc:
             self.message = f"Could not save {target}: {exc}"
             return None
-        self.message = f"Saved to {self.saved_to}"
+        also = f" and the adjusted profile to {self.profile_saved_to}" if self.moved else ""
+        self.message = f"Saved to {self.saved_to}{also}"
         return self.saved_to
+
+
+def _inside(x: float, y: float, polygon: tuple[tuple[float, float], ...]) -> bool:
+    """Point in polygon (ray casting)."""
+    inside = False
+    n = len(polygon)
+    for i in range(n):
+        (x1, y1), (x2, y2) = polygon[i], polygon[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside

@@ -63,6 +63,9 @@ class CalibrationView(QWidget):
         self.canvas = ImageCanvas()
         self.canvas.message = "Grab a frame from the camera to start"
         self.canvas.on_click = self.click
+        self.canvas.on_press = self.press
+        self.canvas.on_drag = self.drag
+        self.canvas.on_release = self.release
         root.addWidget(self.canvas, 1)
         self.refresh()
 
@@ -82,6 +85,21 @@ class CalibrationView(QWidget):
 
     def click(self, x: float, y: float) -> None:
         self.wizard.click(x, y)
+        self.refresh()
+
+    def press(self, x: float, y: float) -> bool:
+        """Once calibrated, pressing on a seat zone starts dragging it."""
+        started = self.wizard.begin_drag(x, y) is not None
+        if started:
+            self.refresh()
+        return started
+
+    def drag(self, x: float, y: float) -> None:
+        self.wizard.drag_to(x, y)
+        self.refresh()
+
+    def release(self) -> None:
+        self.wizard.end_drag()
         self.refresh()
 
     def undo(self) -> None:

@@ -22,6 +22,11 @@ class ImageCanvas(QWidget):
         self.image: QImage | None = None
         self.points: list[tuple[float, float]] = []
         self.on_click: Callable[[float, float], None] | None = None
+        # Dragging: `on_press` returns True when a drag starts there (then `on_drag`, `on_release` follow).
+        self.on_press: Callable[[float, float], bool] | None = None
+        self.on_drag: Callable[[float, float], None] | None = None
+        self.on_release: Callable[[], None] | None = None
+        self._dragging = False
         self.message = "No frame yet"
         self.setMinimumSize(480, 270)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -59,8 +64,30 @@ class ImageCanvas(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         point = self.to_image(event.position())
-        if point is not None and self.on_click is not None:
+        if point is None:
+            return
+        if self.on_press is not None and self.on_press(*point):
+            self._dragging = True
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            return
+        if self.on_click is not None:
             self.on_click(*point)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if not self._dragging or self.image is None:
+            return
+        r = self.target_rect()
+        scale = r.width() / self.image.width()
+        pos = event.position()
+        if self.on_drag is not None:
+            self.on_drag((pos.x() - r.left()) / scale, (pos.y() - r.top()) / scale)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._dragging:
+            self._dragging = False
+            self.setCursor(Qt.CursorShape.CrossCursor)
+            if self.on_release is not None:
+                self.on_release()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
