@@ -392,7 +392,7 @@ class MainWindow(QMainWindow):
 
     # --- the demo on the simulated table's video ------------------------------------------------
     def start_video_demo(self, seed: int = 1, errors: tuple[str, ...] = (), realtime: bool = True,
-                         players: int | None = None, render: bool = True) -> SimVideoWorker:
+                         players: int | None = None, render: bool = True, fps: float = 15.0) -> SimVideoWorker:
         """Play a simulated hand's real video (synth.SimulatedTable) through tracker and referee.
 
         Rendering and tracking run on the worker thread; the view polls the newest frame; the referee
@@ -410,7 +410,7 @@ class MainWindow(QMainWindow):
         self.live.show_award(None)
         self.live.video.message = "Building the simulated table…"
         worker = SimVideoWorker(self.settings.house_preset, seed, errors=errors, players=players, slot=self.slot,
-                                realtime=realtime, render=render)
+                                realtime=realtime, render=render, fps=fps)
         self.sim_worker = worker
         worker.start()
         self.sim_timer.start()

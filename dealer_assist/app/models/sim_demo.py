@@ -17,6 +17,7 @@ detections still go through the tracker, so the events never depend on the machi
 
 from __future__ import annotations
 
+import contextlib
 import math
 import queue
 import threading
@@ -130,6 +131,64 @@ def video_award(hand: Hand, events: Sequence[TableEvent]) -> Award | None:
         return None
 
 
+def _render_server(args: dict[str, Any]) -> None:
+    """In a child process (`python -m dealer_assist.app.models.sim_demo ARGS`): build the same
+    SimulatedTable and, for each frame index read from stdin (one per line), write its raw BGR bytes."""
+    import sys
+
+    from dealer_assist.synth.hand_video import SimulatedTable
+
+    sim = SimulatedTable(args["preset"], args["seed"], errors=args["errors"], size=tuple(args["size"]),
+                         fps=args["fps"], players=args["players"])
+    out = sys.stdout.buffer
+    out.write(b"ready\n")
+    out.flush()
+    for line in sys.stdin:
+        out.write(np.ascontiguousarray(sim.render_frame(int(line))).tobytes())
+        out.flush()
+
+
+class RenderProcess:
+    """Renders frames of a SimulatedTable in a child process, so the renderer's Python never holds the
+    GUI process's GIL (the UI thread stays free). `render(f)` blocks the calling (worker) thread only."""
+
+    def __init__(self, preset: str, seed: int, errors: Sequence[str], size: tuple[int, int], fps: float,
+                 players: int | None) -> None:
+        import json
+        import subprocess
+        import sys
+
+        self.size = size
+        args = {"preset": preset, "seed": seed, "errors": list(errors), "size": list(size), "fps": fps,
+                "players": players}
+        self._proc = subprocess.Popen([sys.executable, "-m", "dealer_assist.app.models.sim_demo", json.dumps(args)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self._proc.stdout is not None and self._proc.stdin is not None
+        self._out, self._in = self._proc.stdout, self._proc.stdin
+        if self._out.readline() != b"ready\n":
+            self.close()
+            raise OSError("the render process did not start")
+
+    def render(self, f: int) -> npt.NDArray[np.uint8]:
+        w, h = self.size
+        self._in.write(f"{f}\n".encode())
+        self._in.flush()
+        data = self._out.read(w * h * 3)
+        if len(data) != w * h * 3:
+            raise OSError("the render process stopped")
+        return np.frombuffer(data, np.uint8).reshape(h, w, 3)
+
+    def close(self) -> None:
+        import subprocess
+
+        with contextlib.suppress(OSError):
+            self._in.close()
+        try:
+            self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+
+
 class SimVideoWorker(threading.Thread):
     """Builds a simulated hand video and plays it at its frame rate: frames to `slot`, inputs to `events`.
 
@@ -153,6 +212,7 @@ class SimVideoWorker(threading.Thread):
         render: bool = True,
         horizon_s: float = 3.0,
         action_delay_s: float = 0.0,
+        render_process: bool | None = None,
     ) -> None:
         super().__init__(name="sim-video", daemon=True)
         self.preset = preset
@@ -167,6 +227,9 @@ class SimVideoWorker(threading.Thread):
         self.render = render
         self.horizon_s = horizon_s
         self.action_delay_s = action_delay_s
+        # Rendering in a child process keeps the GIL free for the UI; only worth it when rendering in real time.
+        self.render_process = (render and realtime) if render_process is None else render_process
+        self._renderer: RenderProcess | None = None
         self.ring = FrameRing(size=int(fps * 6))
         self.events: queue.Queue[TableEvent | DealerAction] = queue.Queue()
         self.last_t = 0.0
@@ -213,14 +276,30 @@ class SimVideoWorker(threading.Thread):
 
     def run(self) -> None:
         try:
+            if self.render_process:
+                try:
+                    self._renderer = RenderProcess(self.preset, self.seed, self.errors, self.size, self.video_fps,
+                                                   self.players)
+                except (OSError, ValueError):  # no child process here: render in this thread
+                    self._renderer = None
             self.build()
             self.status = "running"
             self.ready.set()
             self._play()
-        except (DealerAssistError, OSError, ValueError) as exc:
+        except (DealerAssistError, OSError, ValueError, EOFError) as exc:
             self.error = f"{type(exc).__name__}: {exc}"
             self.status = "failed"
             self.ready.set()
+        finally:
+            if self._renderer is not None:
+                self._renderer.close()
+                self._renderer = None
+
+    def _render(self, f: int) -> npt.NDArray[np.uint8]:
+        if self._renderer is not None:
+            return self._renderer.render(f)
+        image: npt.NDArray[np.uint8] = self.sim.render_frame(f)
+        return image
 
     def _play(self) -> None:
         sim = self.sim
@@ -243,7 +322,7 @@ class SimVideoWorker(threading.Thread):
                 detections = truth_detections(sim, f)
                 t = f / fps
                 if f == show and self.render:
-                    image = sim.render_frame(f)
+                    image = self._render(f)
                     frame = SimFrame(image, t, f, detections)
                     self.ring.add(frame)
                     if self.slot is not None:
@@ -274,3 +353,10 @@ class _NoDetector:
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         return Detections.empty()
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    _render_server(json.loads(sys.argv[1]))
