@@ -9,7 +9,7 @@ Prints `name: value` lines:
   demo plays the simulated table's real video (synth.SimulatedTable, 1280x720 at 30 frames/s,
   rendered, tracked and refereed off the GUI thread; target < 50 ms); with `video_ui_p99_gap_ms`,
   `video_frames_rendered_per_s` (the renderer's pace: frames it cannot make in time are skipped) and
-  `video_frames_shown_per_s`.
+  `video_frames_shown_per_s`, and the memory of the app and of its renderer process.
 - `ui_max_gap_ms`: the same while the step demo (no video) plays simulated hands and a synthetic
   1280x720 frame feed runs at 30 frames/s; with `ui_p99_gap_ms`, `frames_shown_per_s`, `demo_steps`.
 
@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _rss_mb() -> float:
-    with open("/proc/self/status") as f:
+def _rss_mb(pid: int | str = "self") -> float:
+    with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
@@ -169,6 +169,7 @@ def child_video(seconds: float) -> None:
             "frames_per_s": (window.live.video.shown - before["shown"]) / span,
             "rendered_per_s": (w.rendered - before["rendered"]) / span if w is worker else float("nan"),
             "rss_mb": _rss_mb(),
+            "renderer_rss_mb": _rss_mb(w._renderer._proc.pid) if w._renderer is not None else 0.0,
         }
         print(json.dumps(out), flush=True)
         window.close()
@@ -221,7 +222,7 @@ def main() -> None:
     print(f"video_ui_p99_gap_ms: {video['p99_gap_ms']:.1f}")
     print(f"video_frames_rendered_per_s: {video['rendered_per_s']:.1f}")
     print(f"video_frames_shown_per_s: {video['frames_per_s']:.1f}")
-    print(f"video_rss_mb: {video['rss_mb']:.0f}")
+    print(f"video_rss_mb: {video['rss_mb']:.0f} (+ renderer process {video['renderer_rss_mb']:.0f})")
     ui = _run_child(["--child", "ui", "--seconds", str(args.seconds)])
     print(f"ui_max_gap_ms: {ui['max_gap_ms']:.1f}")
     print(f"ui_p99_gap_ms: {ui['p99_gap_ms']:.1f}")

@@ -426,7 +426,7 @@ class MainWindow(QMainWindow):
             self.session = None
         elif self.sim_worker is not None:
             self.sim_worker.stop()
-            self.sim_worker.join(timeout=3)
+            self.sim_worker.join(timeout=5)  # building cannot be interrupted (a second or two)
         self.sim_worker = None
         self._refresh_summary()
 

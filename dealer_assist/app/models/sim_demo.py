@@ -165,9 +165,17 @@ class RenderProcess:
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert self._proc.stdout is not None and self._proc.stdin is not None
         self._out, self._in = self._proc.stdout, self._proc.stdin
+
+    def wait_ready(self) -> None:
+        """Block until the child has built its table (a killed child raises OSError)."""
         if self._out.readline() != b"ready\n":
             self.close()
             raise OSError("the render process did not start")
+
+    def kill(self) -> None:
+        """From any thread: stop the child now (a render or wait_ready in progress raises OSError)."""
+        with contextlib.suppress(OSError):
+            self._proc.kill()
 
     def render(self, f: int) -> npt.NDArray[np.uint8]:
         w, h = self.size
@@ -255,6 +263,9 @@ class SimVideoWorker(threading.Thread):
 
     def stop(self) -> None:
         self._halt.set()
+        renderer = self._renderer
+        if renderer is not None:
+            renderer.kill()
 
     def build(self) -> None:
         from dealer_assist.synth.hand_video import SimulatedTable
@@ -283,12 +294,24 @@ class SimVideoWorker(threading.Thread):
                 except (OSError, ValueError):  # no child process here: render in this thread
                     self._renderer = None
             self.build()
+            if self._renderer is not None and not self._halt.is_set():
+                try:
+                    self._renderer.wait_ready()
+                except OSError:
+                    self._renderer = None  # render here instead
+            if self._halt.is_set():
+                self.status = "stopped"
+                self.ready.set()
+                return
             self.status = "running"
             self.ready.set()
             self._play()
         except (DealerAssistError, OSError, ValueError, EOFError) as exc:
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.status = "failed"
+            if self._halt.is_set():  # stopped mid-render: the renderer was killed on purpose
+                self.status = "stopped"
+            else:
+                self.error = f"{type(exc).__name__}: {exc}"
+                self.status = "failed"
             self.ready.set()
         finally:
             if self._renderer is not None:
