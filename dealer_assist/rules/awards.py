@@ -29,6 +29,7 @@ from dealer_assist.rules.badugi import badugi_class, evaluate_badugi
 from dealer_assist.rules.hand_value import HandValue
 from dealer_assist.rules.lowball import evaluate_a5
 from dealer_assist.rules.pots import Pot, build_pots
+from dealer_assist.rules.stub import card_key
 
 Game = Literal["badugi", "badacey"]
 Portion = Literal["whole", "low", "badugi"]
@@ -125,6 +126,8 @@ class _Context:
     odd_chip_rule: str
     clockwise: tuple[int, ...]
     cards: Mapping[int, tuple[Card, ...]]
+    values: tuple[dict[int, HandValue], dict[int, HandValue]]
+    """Each seat's Badugi value and A-5 value once evaluated (a seat plays for several pots)."""
 
 
 def _check_inputs(
@@ -150,7 +153,7 @@ def _check_inputs(
             raise AwardError(f"seat {seat} is not in the seat order {list(clockwise)}")
     size = _HAND_SIZE[game]
     shown: dict[int, tuple[Card, ...]] = {}
-    holder: dict[Card, int] = {}
+    holder: dict[object, int] = {}  # seat by card (a Card's index: equal cards have equal indices, cheaper to hash)
     for seat in sorted(hands):
         hand = hands[seat]
         if hand is None:
@@ -159,10 +162,11 @@ def _check_inputs(
         if len(cards) != size:
             raise AwardError(f"seat {seat} shows {len(cards)} cards ({format_cards(cards)}); a {game} hand has {size}")
         for card in cards:
-            if card in holder:
-                where = "twice in its hand" if holder[card] == seat else f"in seat {holder[card]}'s hand too"
+            key = card_key(card) if isinstance(card, Card) else (None, card)
+            if key in holder:
+                where = "twice in its hand" if holder[key] == seat else f"in seat {holder[key]}'s hand too"
                 raise AwardError(f"card {card} of seat {seat} appears {where}; each card exists once in a deck")
-            holder[card] = seat
+            holder[key] = seat
         shown[seat] = cards
     return shown
 
@@ -230,21 +234,36 @@ def _award_portion(
     ctx: _Context, portion: Portion, units: int, pot: str, seats: Sequence[int], halving_odd: int
 ) -> tuple[list[Share], list[str]]:
     """Shares and sentences for one pot (portion "whole") or one half of a Badacey pot."""
-    evaluate = evaluate_a5 if portion == "low" else evaluate_badugi
-    values = {seat: evaluate(ctx.cards[seat]) for seat in seats}
-    best = min(v.rank for v in values.values())
-    winners = [seat for seat in ctx.clockwise if seat in values and values[seat].rank == best]
+    low = portion == "low"
+    evaluate = evaluate_a5 if low else evaluate_badugi
+    known = ctx.values[low]
+    cards = ctx.cards
+    values: dict[int, HandValue] = {}
+    best = 0
+    tied = 0
+    top = seats[0]
+    for seat in seats:
+        value = known.get(seat)
+        if value is None:
+            value = known[seat] = evaluate(cards[seat])
+        values[seat] = value
+        rank = value.rank
+        if not tied or rank < best:
+            best, tied, top = rank, 1, seat
+        elif rank == best:
+            tied += 1
     what = _PORTION_TEXT[portion].format(pot=the(pot))
     amount = units * ctx.chip_unit
-    hand_name = values[winners[0]].name
     shares: list[Share] = []
-    if len(winners) == 1:
-        seat = winners[0]
-        reason = f"best {'A-5 low' if portion == 'low' else 'Badugi'} hand: {hand_name}"
+    if tied == 1:
+        hand_name = values[top].name
+        reason = f"best {'A-5 low' if low else 'Badugi'} hand: {hand_name}"
         if halving_odd:
             reason += f", including {odd_text(halving_odd, ctx.chip_unit)} of halving (odd chip goes to the A-5 half)"
-        shares.append(Share(seat, amount, portion, values[seat], halving_odd * ctx.chip_unit, reason))
-        return shares, [f"Seat {seat} wins {what}, {chips(amount)}, with {hand_name}."]
+        shares.append(Share(top, amount, portion, values[top], halving_odd * ctx.chip_unit, reason))
+        return shares, [f"Seat {top} wins {what}, {chips(amount)}, with {hand_name}."]
+    winners = [seat for seat in ctx.clockwise if seat in values and values[seat].rank == best]
+    hand_name = values[winners[0]].name
     got, odd = _split(units, winners, _odd_order(ctx, winners, values))
     left = sum(odd.values())
     sentences = [f"{seats_text(winners).capitalize()} tie for {what} with {hand_name} and split {chips(amount)}."]
@@ -313,7 +332,7 @@ def award_pots(
     for seat, amount in returned.items():
         if amount % chip_unit:
             raise AwardError(f"seat {seat}'s uncalled {chips(amount)} is not a multiple of the chip unit {chip_unit}")
-    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown)
+    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown, ({}, {}))
     awards = tuple(_award_pot(ctx, i, pot) for i, pot in enumerate(pots))
     totals = {seat: returned.get(seat, 0) for seat in contributions}
     for pot_award in awards:

@@ -221,35 +221,50 @@ def card_bytes(card_ids: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[n
         raise CardError(f"batch must be an {want} array of card indices, got shape {ids.shape}")
     if ids.dtype.kind not in "iu":
         raise CardError(f"card indices must be integers, got {ids.dtype}")
-    if ids.size and (ids.max() > 51 or (ids.dtype.kind == "i" and ids.min() < 0)):
+    # One pass: read as unsigned, a negative index is huge, so the maximum alone finds both ends.
+    unsigned = ids.view(ids.dtype.str.replace("i", "u")) if ids.dtype.kind == "i" else ids
+    if ids.size and unsigned.max() > 51:
         raise CardError("card indices must be 0..51")
     return np.ascontiguousarray(ids, dtype=np.uint8)
 
 
 @cache
-def _pair_offsets() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """Index parts by two cards read as one little-endian uint16: (a*52+b)*52**2 and a*52+b."""
-    code = np.arange(1 << 16, dtype=np.int32)
+def _pair_offsets() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Index parts by two cards read as one little-endian uint16: (a*52+b)*52**2 and a*52+b.
+
+    Native index integers, so the gathers that use them need no conversion.
+    """
+    code = np.arange(1 << 16, dtype=np.intp)
     pair = (code & 255) * 52 + (code >> 8)
     pair[(code & 255) > 51] = 0
     pair[(code >> 8) > 51] = 0
     return pair * 2704, pair
 
 
+@cache
+def _rank_table() -> npt.NDArray[np.uint16]:
+    """`_table()` mapped to class ranks: the batch path's one big lookup (built on its first use)."""
+    ranks = _rank_of_id().take(_table())
+    ranks.setflags(write=False)
+    return ranks
+
+
 def evaluate_badugi_batch(card_ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     """Ranks for an (N, 4) or (N, 5) integer array of card indices (`Card.index`); 0 marks a repeated card.
 
-    Four cards: each row's bytes read as two uint16 card pairs, two small lookups make the index.
+    Four cards: each row's bytes read as two uint16 card pairs, two small lookups make the index,
+    one lookup in the rank table gives the rank.
     Five cards: the best of the five four-card subsets (a 0 from any subset means a repeated card).
     """
     cards = card_bytes(card_ids, (4, 5))
-    table = _table()
     if cards.shape[1] == 4:
         high, low = _pair_offsets()
         pairs = cards.view("<u2")
         index = high.take(pairs[:, 0])
         index += low.take(pairs[:, 1])
-        return _rank_of_id().take(table.take(index))
+        ranks4: npt.NDArray[np.uint16] = _rank_table().take(index)
+        return ranks4
+    table = _table()
     a, b, c, d, e = np.ascontiguousarray(cards.T, dtype=np.int32)
     abc = a * 52
     abc += b

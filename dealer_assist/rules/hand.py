@@ -53,7 +53,7 @@ from dealer_assist.rules.steps import (
     make_replaced,
     make_shown,
 )
-from dealer_assist.rules.stub import STUB, UNSEEN, USED, Stub, card_key
+from dealer_assist.rules.stub import STUB, UNSEEN, USED, Stub, card_key, key_of_id
 
 MAX_SEATS = 10
 
@@ -72,6 +72,8 @@ class Phase(StrEnum):
 
 _DEALT_RECORDS = DEALT_CACHE.records
 _REPLACED_RECORDS = REPLACED_CACHE.records
+_CHECKED_RECORDS = CHECKED_CACHE.records
+_CALLED_RECORDS = CALLED_CACHE.records
 
 # Module constants: looking a member up on an Enum class costs a slow attribute lookup per step.
 _POSTING, _DEALING, _BETTING, _DRAWING, _SHOWDOWN, _AWARDING, _DONE = (
@@ -172,7 +174,8 @@ class Hand:
         self._shown: dict[int, tuple[Card, ...]] = {}
         self._deal_total = n * rules.hand_size
         self._sequential = rules.draw_procedure == "sequential"
-        self._small_seats = all(0 <= s < 1024 for s in self.seats)  # seat numbers that fit the record caches' codes
+        # seat numbers that fit the record caches' codes
+        self._small_seats = min(self.seats) >= 0 and max(self.seats) < 1024
         self._reserve_cards = 0 if rules.last_card_dealable else 1
         self.pending_posts: list[tuple[int, str, int]] = self._forced_bets()
         if not self.pending_posts:
@@ -426,7 +429,8 @@ class Hand:
         legal = self.phase is _DEALING and stub.count > 0 and (seat is None or seat == self.seats[i])
         key = -1
         if legal and card is not None:
-            key = card_key(card)
+            found = key_of_id(id(card))
+            key = card_key(card) if found is None else found
             w = stub.where[key]
             legal = w == STUB or (w == UNSEEN and stub.known is None)
         if not legal:  # verify_deal_card names the rule (the checks above are its common case)
@@ -533,15 +537,25 @@ class Hand:
         return True
 
     def check(self, seat: int | None = None) -> Checked:
-        i = self.verify_check(seat)
-        self.betting.on_call(i, self.bets[i])
+        betting = self.betting
+        to_act = betting.to_act
+        bets = self.bets
+        # The common legal case inline (verify_check's conditions; it names the rule when one fails).
+        if self.phase is _BETTING and to_act and (seat is None or seat == self.seats[to_act[0]]) and (
+            bets[to_act[0]] >= max(bets)
+        ):
+            i = to_act[0]
+        else:
+            i = self.verify_check(seat)
+        betting.on_call(i, bets[i])
         seat_no = self.seats[i]
+        rnd = self.round
         step: Checked = (
-            CHECKED_CACHE.get(seat_no * 8 + self.round, self.round, seat_no)
-            if self._small_seats else make_checked(self.round, seat_no)
+            (_CHECKED_RECORDS.get(seat_no * 8 + rnd) or CHECKED_CACHE.get(seat_no * 8 + rnd, rnd, seat_no))
+            if self._small_seats else make_checked(rnd, seat_no)
         )
         self.history.append(step)
-        if not self.betting.to_act or self.live.count(True) <= 1:
+        if not to_act or self.live.count(True) <= 1:
             self._end_betting()
         return step
 
@@ -559,27 +573,35 @@ class Hand:
         return True
 
     def call(self, seat: int | None = None) -> Called:
-        i = self.verify_call(seat)
+        betting = self.betting
+        to_act = betting.to_act
         bets = self.bets
-        stacks = self.stacks
         top = max(bets)
+        # The common legal case inline (verify_call's conditions; it names the rule when one fails).
+        if self.phase is _BETTING and to_act and (seat is None or seat == self.seats[to_act[0]]) and (
+            top > bets[to_act[0]]
+        ):
+            i = to_act[0]
+        else:
+            i = self.verify_call(seat)
+        stacks = self.stacks
         amount = top - bets[i]
         if amount > stacks[i]:
             amount = stacks[i]
         bets[i] += amount
         stacks[i] -= amount
         self.contributed[i] += amount
-        self.betting.on_call(i, top)
+        betting.on_call(i, top)
         seat_no = self.seats[i]
         all_in = stacks[i] == 0
         rnd = self.round
         code = ((amount * 2 + all_in) * 1024 + seat_no) * 8 + rnd
         step: Called = (
-            CALLED_CACHE.get(code, rnd, seat_no, amount, all_in)
+            (_CALLED_RECORDS.get(code) or CALLED_CACHE.get(code, rnd, seat_no, amount, all_in))
             if self._small_seats else make_called(rnd, seat_no, amount, all_in)
         )
         self.history.append(step)
-        if not self.betting.to_act or self.live.count(True) <= 1:
+        if not to_act or self.live.count(True) <= 1:
             self._end_betting()
         return step
 
@@ -597,7 +619,7 @@ class Hand:
                               "raise instead")
         if not bet and top == 0:
             raise IllegalStep(self._wager_what(word, amount, i), "there is no bet to raise this round; bet instead")
-        collected = self._collected()
+        collected = self._collected() if self.rules.betting == "pot_limit" else 0  # only pot limit sizes by the pot
         why = self.betting.why_no_raise(i, bets, self.stacks, self.live, collected)
         if why is not None:
             rule, option = _split_rule(why)
@@ -784,6 +806,39 @@ class Hand:
             picks.append(k)
         return picks, keys
 
+    def _known_discard(
+        self, seat: int | None, cards: Sequence[Card | None]
+    ) -> tuple[int, int, list[int], list[int]] | None:
+        """`verify_discard`'s result in its common legal case (the seat due discards faces it holds, the
+        stub can cover the draw); None when anything differs, and verify_discard decides."""
+        i = self._declarer_due()
+        if i is None or (seat is not None and seat != self.seats[i]):
+            return None
+        hand = self.hands[i]
+        where = self.stub.where
+        size = len(hand)
+        picks: list[int] = []
+        keys: list[int] = []
+        for c in cards:
+            key = key_of_id(id(c))
+            if key is None or where[key] != i:
+                return None
+            for k in range(size):
+                if hand[k] is c:
+                    break
+            else:
+                return None
+            if k in picks:
+                return None
+            picks.append(k)
+            keys.append(key)
+        count = len(picks)
+        stub = self.stub
+        supply = stub.count + len(stub.burns) + sum(stub.used_by_round[: self.draw]) - self._reserve_cards  # supply()
+        if sum(self.owed) + count + (1 if self.burn_owed and not self.replaced_any else 0) > supply:
+            return None
+        return i, count, picks, keys
+
     def can_discard(self, seat: int | None, cards: int | Sequence[Card | None]) -> bool:
         try:
             self.verify_discard(seat, cards)
@@ -805,7 +860,8 @@ class Hand:
                 if self._declare_pos >= len(self.draw_order) and not any(self.owed):
                     self._start_betting(self.draw)
                 return step
-        i, count, picks, keys = self.verify_discard(seat, cards)
+        fast = self._known_discard(seat, cards) if self.phase is _DRAWING and not isinstance(cards, int) else None
+        i, count, picks, keys = self.verify_discard(seat, cards) if fast is None else fast
         hand = self.hands[i]
         stub = self.stub
         draw = self.draw
@@ -960,7 +1016,8 @@ class Hand:
             if i >= 0 and seat is not None and seat != self.seats[i]:
                 i = -1
             if i >= 0 and card is not None:
-                key = card_key(card)
+                found = key_of_id(id(card))
+                key = card_key(card) if found is None else found
                 w = stub.where[key]
                 if not (w == STUB or (w == UNSEEN and stub.known is None)):
                     i = -1
@@ -1017,7 +1074,10 @@ class Hand:
     def verify_show(self, seat: int | None, cards: Sequence[Card]) -> int:
         i = self._verify_shower(seat, "a show")
         size = self.rules.hand_size
-        keys = [card_key(c) for c in cards]
+        keys: list[int] = []
+        for c in cards:
+            found = key_of_id(id(c))
+            keys.append(card_key(c) if found is None else found)
         if len(keys) != size or len(set(keys)) != size:
             raise IllegalStep(f"seat {self.seats[i]} showing",
                               f"a {self.rules.game} hand is {size} different cards, not {len(cards)}")

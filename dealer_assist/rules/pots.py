@@ -30,9 +30,17 @@ def uncalled(contributions: Mapping[int, int]) -> dict[int, int]:
     """The chips the single top contributor put in beyond the second-highest contribution."""
     if not contributions:
         return {}
-    ordered = sorted(contributions.items(), key=lambda kv: kv[1], reverse=True)
-    top_seat, top = ordered[0]
-    second = ordered[1][1] if len(ordered) > 1 else 0
+    it = iter(contributions.items())
+    top_seat, top = next(it)
+    second: int | None = None
+    for seat, amount in it:
+        if amount > top:
+            second = top
+            top_seat, top = seat, amount
+        elif second is None or amount > second:
+            second = amount
+    if second is None:
+        second = 0
     return {top_seat: top - second} if top > second else {}
 
 
@@ -48,24 +56,38 @@ def build_pots(contributions: Mapping[int, int], live: Collection[int]) -> tuple
     for seat, amount in contributions.items():
         if amount < 0:
             raise PotError(f"seat {seat} has a negative contribution ({amount}); a contribution is 0 chips or more")
-    live_set = set(live)
+    live_set = live if isinstance(live, set | frozenset) else set(live)
     in_pot = [seat for seat, amount in contributions.items() if amount > 0]
     if in_pot and not any(seat in live_set for seat in in_pot):
         raise PotError("no live seat put chips in; at least one seat that has not folded must be in the pot")
     returned = uncalled(contributions)
-    net = {seat: amount - returned.get(seat, 0) for seat, amount in contributions.items()}
-    levels = sorted({amount for amount in net.values() if amount > 0})
-    pots: list[Pot] = []
+    net = dict(contributions)
+    for seat, amount in returned.items():
+        net[seat] -= amount
+    payers_all = sorted(seat for seat, amount in net.items() if amount > 0)
+    if not payers_all:
+        return (), returned
+    levels = sorted({net[seat] for seat in payers_all})
+    live_levels = {net[seat] for seat in payers_all if seat in live_set}
+    top_live = max(live_levels, default=0)
+    # Level by level, a pot holds the chips between the previous level and this one; a level whose
+    # eligible seats are those of the level before (or none) joins the pot below. The eligible seats
+    # (live seats that reached the level) change only just above a live seat's level, so each pot
+    # starts at the first level or just above a live seat's level, and runs up to the next start.
+    starts: list[int] = []  # the level below each pot's first level
     previous = 0
     for level in levels:
-        payers = tuple(sorted(seat for seat, amount in net.items() if amount > previous))
-        amount = sum(min(net[seat], level) - previous for seat in payers)
-        eligible = tuple(seat for seat in payers if seat in live_set and net[seat] >= level)
+        if not starts or (previous in live_levels and level <= top_live):
+            starts.append(previous)
         previous = level
-        if pots and (not eligible or pots[-1].eligible == eligible):
-            last = pots[-1]
-            merged = tuple(sorted(set(last.contributors) | set(payers)))
-            pots[-1] = Pot(last.amount + amount, last.eligible, merged)
-        else:
-            pots.append(Pot(amount, eligible, payers))
+    starts.append(levels[-1])
+    pots: list[Pot] = []
+    for k in range(len(starts) - 1):
+        low, high = starts[k], starts[k + 1]
+        payers = tuple(seat for seat in payers_all if net[seat] > low)
+        amount = 0
+        for seat in payers:
+            amount += (high if net[seat] > high else net[seat]) - low
+        eligible = tuple(seat for seat in payers if seat in live_set)
+        pots.append(Pot(amount, eligible, payers))
     return tuple(pots), returned

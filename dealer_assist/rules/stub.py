@@ -30,6 +30,8 @@ def _compute_key(card: Card) -> int:
 # their ids are never reused: a lookup by id is the cheapest way to their key.
 _KEY_BY_ID: dict[int, int] = {id(c): _compute_key(c) for c in (*FULL_DECK, *map(card_from_index, range(52)))}
 _key_by_id = _KEY_BY_ID.get
+key_of_id = _key_by_id
+"""`key_of_id(id(card))`: a canonical card's key, else None (then use `card_key`); inlined in hot paths."""
 
 
 def card_key(card: Card) -> int:
@@ -128,7 +130,8 @@ class Stub:
             used.append((c, tag))
             n += 1
             if c is not None:
-                where[card_key(c)] = USED
+                key = _key_by_id(id(c))
+                where[_compute_key(c) if key is None else key] = USED
         self.used_by_round[tag] += n
 
     def discard_known(self, cards: tuple[Card | None, ...], keys: list[int], tag: int) -> None:
