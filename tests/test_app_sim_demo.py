@@ -94,3 +94,23 @@ def test_headless_run_plays_a_hand_and_never_fails(qtbot, qapp, tmp_path: Path, 
     printed = capsys.readouterr().out
     assert out.is_file() and out.with_name("demo-showdown.png").is_file()
     assert "Award:" in printed and "wins the main pot" in printed and "is the same." in printed
+
+
+def test_video_demo_hands_recorded_when_the_store_has_the_log_adapter(qtbot, window: MainWindow,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app codes against dealer_assist.store.sink.HandLogSink (to be moved there from the CLI)."""
+    import sys
+    import types
+
+    from dealer_assist.cli import audit_sink
+
+    module = types.ModuleType("dealer_assist.store.sink")
+    module.HandLogSink = audit_sink.HandLogSink  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dealer_assist.store.sink", module)
+    window.start_video_demo(seed=3, realtime=False, render=False)
+    _play_to_end(qtbot, window)
+    window.set_mode("review")
+    assert window.review.hands.count() == 1 and "demo (simulated video)" in window.review.hands.item(0).text()
+    texts = window.review.timeline_texts()
+    assert any("Award:" in t for t in texts) and any("dealt" in t for t in texts)
+    assert window.review.verify()

@@ -100,6 +100,7 @@ def _reopener(spec: str) -> Callable[[], FrameSource]:
 if TYPE_CHECKING:
     from dealer_assist.app.models.live_session import LiveSession
     from dealer_assist.app.models.sim_demo import SimVideoWorker
+    from dealer_assist.audit.sink import RefereeSink
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
 
@@ -294,6 +295,7 @@ class MainWindow(QMainWindow):
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
         self.sim_worker: SimVideoWorker | None = None
+        self.demo_log: HandLog | None = None
         self.sim_award: Award | None = None
         self.sim_errors: tuple[str, ...] = ()
         self.sim_seed = seed
@@ -451,7 +453,7 @@ class MainWindow(QMainWindow):
                 TableOverlay(worker.profile, self.table, worker.calibration),
                 DetectionsOverlay(self.flags, worker.profile, worker.calibration, caption=SIMULATED_DETECTIONS),
             ]
-            session = LiveSession(Referee(worker.config), self.table, self.flags, worker)
+            session = LiveSession(Referee(worker.config, self._demo_sink(worker)), self.table, self.flags, worker)
             session.award_ready.connect(self._on_sim_award)
             self.live.flag_list.frame_for = worker.ring.get
             self.session = session
@@ -469,6 +471,28 @@ class MainWindow(QMainWindow):
             return None
         record = self.session.referee.hands[-1]
         return list(record.flags), bool(record.awards)
+
+    def _demo_sink(self, worker: SimVideoWorker) -> RefereeSink | None:
+        """Record the video demo's hands in the hand log, with key frames, when the store offers the
+        referee's log adapter (`dealer_assist.store.sink.HandLogSink`; until it moves there from the CLI,
+        the video demo is refereed but not recorded)."""
+        import importlib
+
+        try:
+            sink_class = importlib.import_module("dealer_assist.store.sink").HandLogSink
+        except (ImportError, AttributeError):
+            self.statusBar().showMessage("Demo: refereed on video; not recorded in the hand log (no log adapter)")
+            return None
+        try:
+            if self.demo_log is None:
+                self.demo_log = HandLog.open(self.review_model.path)
+            session = self.demo_log.open_session("demo (simulated video)", "simulator",
+                                                 house_rules=worker.config.rules.to_dict() if worker.config else "")
+            sink: RefereeSink = sink_class(self.demo_log, session, frames=worker.ring, encode=_jpeg)
+            return sink
+        except (DealerAssistError, OSError) as exc:
+            self.show_notice(f"Demo hands are not being recorded: {exc}")
+            return None
 
     def _on_sim_award(self, award: Award) -> None:
         self.sim_award = award
@@ -659,9 +683,22 @@ class MainWindow(QMainWindow):
             self.recorder.close()
             self.recorder = None
         self.review_model.close()
+        if self.demo_log is not None:
+            self.demo_log.close()
+            self.demo_log = None
         self.settings = replace(self.settings, trainee=self.training.trainee.text().strip() or self.settings.trainee)
         self.save()
         super().closeEvent(event)
+
+
+def _jpeg(image: object) -> bytes:
+    """A key frame as JPEG (cv2 is loaded by then: the vision chain uses it)."""
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])  # type: ignore[call-overload]
+    if not ok:
+        raise OSError("JPEG encoding failed")
+    return bytes(data.tobytes())
 
 
 def has_display() -> bool:
