@@ -218,7 +218,10 @@ class _SeatReplay:
     after every record (the log keeps what was seen; the state is derived, deterministically)."""
 
     def __init__(self, story: HandStory) -> None:
-        self.states: tuple[SeatState, ...] = ()
+        button = story.hand.button
+        self.states: tuple[SeatState, ...] = tuple(  # before the first card: the stacks the hand started with
+            SeatState(seat, "button" if seat == button else "", stack, (), "in")
+            for seat, stack in sorted(story.hand.seats.items()))
         self.referee = None
         try:
             from dealer_assist.app.models.demo_driver import hand_seat_states
