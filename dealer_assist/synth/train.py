@@ -255,11 +255,13 @@ def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
     torch.set_num_threads(max(1, cfg.threads))
     yaml_path = run_dir / "cards-yolov8n.yaml"
     yaml_path.write_text(MODEL_YAML)
-    model = yolo(str(yaml_path), task="detect")
+    init = cfg.extra.get("detector_init")  # continue from a checkpoint instead of the bare yaml
+    model = yolo(str(init) if init else str(yaml_path), task="detect")
     args: dict[str, Any] = dict(
         data=str(data_yaml), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, device=cfg.device,
         workers=1 if cfg.device == "cpu" else 4, seed=cfg.seed, deterministic=True, amp=False, plots=False,
-        project=str(run_dir), name="detector", exist_ok=True, pretrained=False, verbose=False,
+        project=str(run_dir), name="detector", exist_ok=True, verbose=False,
+        pretrained=str(init) if init else False,
         cache="ram", patience=0, close_mosaic=max(1, cfg.epochs // 5), fliplr=0.5, flipud=0.5, degrees=0.0,
         mosaic=1.0, scale=0.35, translate=0.1, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, val=True,
         optimizer="AdamW", lr0=0.003, cos_lr=True, warmup_epochs=1.0,
@@ -282,7 +284,8 @@ def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[
     model = importlib.import_module("ultralytics").YOLO(str(checkpoint), task="detect")
     path = Path(model.export(format="onnx", imgsz=list(imgsz), opset=17, simplify=True, dynamic=False,
                              device="cpu", verbose=False))
-    shutil.copyfile(path, out)
+    if path.resolve() != out.resolve():
+        shutil.copyfile(path, out)
     return out
 
 
@@ -347,10 +350,15 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
     x_val = torch.from_numpy(data["x_val"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
     y_val = torch.from_numpy(data["y_val"])
     index_net, combined = _classifier_module()
-    net = index_net().to(device)
+    net = index_net()
+    init = cfg.extra.get("classifier_init")
+    if init:  # continue from earlier weights (a state dict saved beside the ONNX file)
+        net.load_state_dict(torch.load(str(init), map_location="cpu"))
+    net = net.to(device)
     steps_per_epoch = max(1, len(y_train) // 128)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=cfg.classifier_epochs * steps_per_epoch)
+    max_lr = float(cfg.extra.get("classifier_lr", 3e-3))
+    opt = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=cfg.classifier_epochs * steps_per_epoch)
     gen = torch.Generator().manual_seed(cfg.seed)
     log(f"classifier: {len(y_train)} train crops, {len(y_val)} val crops, {cfg.classifier_epochs} epochs")
 
