@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from dealer_assist.cards import Card, format_cards
 from dealer_assist.errors import DealerAssistError
@@ -117,9 +117,8 @@ def _card_height(card: Card) -> tuple[int, int]:
     return int(card.rank), card.suit.order
 
 
-@dataclass(frozen=True, slots=True)
-class _Context:
-    """What every pot of one showdown shares."""
+class _Context(NamedTuple):
+    """What every pot of one showdown shares (a named tuple: built once per showdown, cheaply)."""
 
     game: Game
     chip_unit: int
