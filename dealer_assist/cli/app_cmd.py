@@ -24,6 +24,9 @@ def app(mode: str | None, settings_path: Path | None, screenshot: Path | None, q
         demo: bool, manual_betting: bool, seed: int) -> None:
     """Open the Dealer Assist window; settings (table, source, house rules, stakes) are remembered."""
     from dealer_assist.app.main_window import run
+    from dealer_assist.cli.sources import register_sources
+
+    register_sources()             # sim:GAME:SEED sources in the source field
 
     raise SystemExit(run(mode=mode, settings_path=settings_path, screenshot=screenshot, quit_after_ms=quit_after_ms,
                          demo=demo, auto_bet=not manual_betting, seed=seed))

@@ -75,11 +75,11 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.audit.report import report_text, report_to_dict
     from dealer_assist.audit.table import TableConfig
     from dealer_assist.cli.audit_sink import HandLogSink, RecentFrames
+    from dealer_assist.cli.sources import open_source
     from dealer_assist.store import HandLog, resolve_log_path
     from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
     from dealer_assist.vision.detector import Detector, encode_jpeg, make_detector
     from dealer_assist.vision.pipeline import Pipeline
-    from dealer_assist.vision.sources import open_source
     from dealer_assist.vision.table_profile import load_profile
     from dealer_assist.vision.tracker import TrackerConfig
 

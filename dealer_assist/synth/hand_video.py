@@ -80,6 +80,8 @@ from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.table_profile import TableProfile, oval_profile
 
 ERROR_KINDS: tuple[str, ...] = ("skipped_seat", "wrong_seat", "extra_replacement", "exposed_card")
+ROW_STEP_CM = 3.0
+"""How far each card of a seat's row lies past the one under it (a card is 6.3 cm wide)."""
 
 
 class SimulationError(DealerAssistError):
@@ -99,6 +101,17 @@ class InjectedError:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "t": round(self.t, 4), "frame": self.frame,
                 "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class Occluder:
+    """Something that passes over the table and must make no event: a hand reaching over a seat's cards
+    ("hand") or a chip stack sliding to a bet spot or into the pot ("chips"), from frame `start` to `end`."""
+
+    kind: str
+    seat: int | None
+    start: int
+    end: int
 
 
 @dataclass(frozen=True)
@@ -165,6 +178,7 @@ class _Obj:
     anchor: tuple[float, float] = (0.0, 0.0)
     length: float = 40.0
     height: float = 8.0
+    slot: int = -1  # a card at a seat: its place in the seat's row
 
     def state(self, f: int) -> tuple[tuple[float, float], float, bool, str, float, int] | None:
         """(xy, angle, face_up, zone, height, last move start) at frame f, or None when not on the table."""
@@ -206,6 +220,8 @@ class _Builder:
     muck: list[_Obj] = field(default_factory=list)
     bets: list[_Obj] = field(default_factory=list)
     pot: list[_Obj] = field(default_factory=list)
+    occluders: list[Occluder] = field(default_factory=list)
+    last_land: int = 0
 
     def frames(self, seconds: float) -> int:
         return max(1, round(seconds * self.fps))
@@ -224,11 +240,36 @@ class _Builder:
         return float(c[0]), float(c[1])
 
     def seat_slot(self, seat: int, k: int) -> tuple[tuple[float, float], float]:
-        """Where the k-th card of a seat lies (a loose squared pile) and its angle."""
+        """Where the card in slot k of a seat's row lies, and its angle.
+
+        The dealer pitches a seat's cards into a loose overlapping row along the rail, each card
+        `ROW_STEP_CM` past the one before it and on top of it, so every back shows a strip of at least
+        a third of its width (what a detector trained on `dataset.MIN_BACK_VISIBLE` labels can count).
+        """
         s = self.profile.seat(seat)
         right = np.array([math.cos(math.radians(s.facing_deg + 90)), math.sin(math.radians(s.facing_deg + 90))])
-        xy = np.asarray(s.card_spot) + right * (k - 1.5) * 1.1 + self.rng.normal(0, 0.3, 2)
-        return (float(xy[0]), float(xy[1])), s.facing_deg + 90 + float(self.rng.normal(0, 4))
+        xy = np.asarray(s.card_spot) + right * (k - 1.5) * ROW_STEP_CM + self.rng.normal(0, 0.15, 2)
+        return (float(xy[0]), float(xy[1])), s.facing_deg + 90 + float(self.rng.normal(0, 2.5))
+
+    @staticmethod
+    def free_slot(pile: Sequence[_Obj]) -> int:
+        """The first slot of a seat's row that no card of the pile lies in."""
+        taken = {o.slot for o in pile}
+        return next(k for k in range(len(pile) + 1) if k not in taken)
+
+    def close_row(self, seat: int, pile: Sequence[_Obj], seconds: float = 0.4) -> None:
+        """The player squares up what is left after a discard: the cards keep their order and slide left to
+        slots 0, 1, ... (so replacements go to the end of the row, on top, and hide no card)."""
+        s = self.profile.seat(seat)
+        right = np.array([math.cos(math.radians(s.facing_deg + 90)), math.sin(math.radians(s.facing_deg + 90))])
+        for k, o in enumerate(sorted(pile, key=lambda c: c.slot)):
+            if o.slot == k or not o.moves:
+                continue
+            last = o.moves[-1]
+            xy = np.asarray(last.xy) + right * (k - o.slot) * ROW_STEP_CM
+            o.moves.append(_Move(self.f, self.f + self.frames(seconds), (float(xy[0]), float(xy[1])), last.angle,
+                                 last.face_up, last.zone, lift=0.0))
+            o.slot = k
 
     def fly(self, obj: _Obj, to: tuple[float, float], angle: float, face_up: bool, zone: str, seconds: float,
             start: int | None = None) -> int:
@@ -236,7 +277,13 @@ class _Builder:
         s = self.f if start is None else start
         end = s + self.frames(seconds)
         obj.moves.append(_Move(s, end, to, angle, face_up, zone))
+        self.last_land = max(self.last_land, end)
         return end
+
+    def settle(self, seconds: float = 0.2) -> None:
+        """Wait until every card in the air has landed, and `seconds` more: a player discards or folds once the
+        card before has come to rest (the draw goes seat by seat)."""
+        self.f = max(self.f, self.last_land + self.frames(seconds))
 
     def new_card(self, card: Card) -> _Obj:
         o = _Obj("card", card=card, appear=self.f)
@@ -250,7 +297,8 @@ class _Builder:
     def deal_to(self, seat: int, card: Card, *, face_up: bool = False) -> int:
         o = self.new_card(card)
         pile = self.seat_cards.setdefault(seat, [])
-        xy, ang = self.seat_slot(seat, len(pile))
+        o.slot = self.free_slot(pile)
+        xy, ang = self.seat_slot(seat, o.slot)
         land = self.fly(o, xy, ang, face_up, f"seat:{seat}", 0.45)
         pile.append(o)
         self.f += self.frames(0.3)
@@ -269,6 +317,7 @@ class _Builder:
                              f"seat:{seat}", lift=3.0))
         self.objs.append(o)
         self.bets.append(o)
+        self.occluders.append(Occluder("chips", seat, self.f, self.f + 1 + self.frames(0.6)))
 
     def gather_bets(self) -> None:
         pc = np.asarray(self.profile.pot).mean(axis=0)
@@ -276,6 +325,7 @@ class _Builder:
             xy = pc + self.rng.normal(0, 5, 2)
             o.moves.append(_Move(self.f, self.f + self.frames(0.6), (float(xy[0]), float(xy[1])), 0.0, False, "pot"))
             self.pot.append(o)
+            self.occluders.append(Occluder("chips", None, self.f, self.f + self.frames(0.6)))
         if self.bets:
             self.f += self.frames(0.7)
         self.bets = []
@@ -329,6 +379,7 @@ class _Builder:
                              "table", lift=0.0))
         o.vanish = back + self.frames(0.4)
         self.objs.append(o)
+        self.occluders.append(Occluder("hand", target_seat, o.appear, o.vanish))
 
 
 def _pick_hand(rules: HouseRules, players: dict[int, int], seed: int, errors: Sequence[str]) -> Hand:
@@ -464,12 +515,14 @@ def build_script(
                 b.pause(0.3)
                 continue
             b.gather_bets()
+            b.settle()
             pile = b.seat_cards.get(step.seat, [])
             out = [pile.pop(int(rng.integers(len(pile)))) for _ in range(min(step.count, len(pile)))]
             if not out:
                 continue
             shown = tuple(o.card for o in out if o.card is not None and _face_up(o))
             land = b.to_muck(out, 0.5)
+            b.close_row(step.seat, pile)
             b.events.append(CardsDiscarded(b.t(land), land, step.seat, len(out), shown))
             discarded_in_draw[(step.draw, step.seat)] = len(out)
             b.f = land + b.frames(0.3)
@@ -491,6 +544,7 @@ def build_script(
         elif isinstance(step, Folded | Mucked):
             pile = b.seat_cards.pop(step.seat, [])
             if pile:
+                b.settle()
                 land = b.to_muck(pile, 0.55)
                 b.events.append(SeatFolded(b.t(land), land, step.seat))
                 b.f = land + b.frames(0.3)
@@ -622,6 +676,11 @@ class SimulatedTable:
     @property
     def fps(self) -> float:
         return self._fps
+
+    @property
+    def occluders(self) -> tuple[Occluder, ...]:
+        """Hands and chips passing over the table (no event may come of them), in the order they start."""
+        return tuple(sorted(self._script.occluders, key=lambda o: o.start))
 
     def read(self) -> Frame | None:
         if self._next >= self.frame_count:

@@ -304,6 +304,8 @@ class EventScore:
     mean_dt: float
     missed: tuple[TableEvent, ...]
     extra: tuple[TableEvent, ...]
+    pairs: tuple[tuple[int, int], ...] = ()
+    """(index in truth, index in found) of each match, in order."""
 
     @property
     def recall(self) -> float:
@@ -349,4 +351,4 @@ def score_events(truth: Sequence[TableEvent], found: Sequence[TableEvent], toler
     hit_t, hit_f = {a for a, _ in pairs}, {b for _, b in pairs}
     return EventScore(n, m, len(pairs), max(dts, default=0.0), sum(dts) / len(dts) if dts else 0.0,
                       tuple(e for k, e in enumerate(truth) if k not in hit_t),
-                      tuple(e for k, e in enumerate(found) if k not in hit_f))
+                      tuple(e for k, e in enumerate(found) if k not in hit_f), tuple(pairs))

@@ -20,9 +20,14 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   the cards left) once another seat changes (draw procedure "sequential": each seat is served
   before the next declares) or once no seat has changed and the muck has not grown (a burn) for
   `fold_wait_s` ("discard_then_replace", and always as a backstop). No event when it was the last
-  seat holding cards (the pot is being pushed) or its hand had been shown.
+  seat holding cards (the pot is being pushed) or its hand had been shown. If 2 or more cards come
+  back together (within `together_s`: a dealer pitches replacements one at a time) they are the
+  seat's own cards uncovered (a hand lay over what a partial discard left): the discard counts the
+  rest, and only the cards after them are replacements. A seat drawing is one that held a whole
+  hand, or any seat that loses cards once some seat did (a seat dealt short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
-  face up (at least 2, after it held `hand_size` cards): `CardsShown`.
+  face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
+  that was dealt short): `CardsShown`.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -71,6 +76,8 @@ class TrackerConfig:
     evidence_lead_s: float = 0.05
     evidence_keep_s: float = 1.0
     fold_wait_s: float = 2.5
+    together_s: float = 0.1   # cards arriving at a seat this close together came uncovered, not dealt
+    partial_hold_s: float = 1.5   # a partial discard waits this long for cards coming back uncovered (0: never)
     hand_size: int = 4
     draw_procedure: str = "sequential"
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
@@ -294,12 +301,16 @@ class ButtonSmoother:
 
 @dataclass(slots=True)
 class _Pending:
-    """A seat that emptied: a fold, or a full discard if its replacements come next."""
+    """A seat that emptied: a fold, or a full discard if its replacements come next; or (`partial`) a seat that
+    lost some of its cards, held until its next cards come or `partial_hold_s` passed (a hand lying over part of
+    a pile makes cards vanish and then come back together)."""
 
     t: float
     frame: int
     count: int
     cards: tuple[Card, ...]
+    partial: bool = False
+    due: float = 0.0
 
 
 @dataclass(slots=True)
@@ -373,10 +384,13 @@ class Tracker:
         for i in range(self.seat_count):                        # loose beside a seat that is short: going
             if obs.loose and obs.loose[i] and obs.seats[i].count < self._seats[i].stable.count:
                 self._loose_t[i] = t
-        grew = any(c.new.count > c.old.count for c in self._muck_pile.update(t, frame, ZoneView(obs.muck.count)))
-        if grew:                                                # the muck pile settled bigger
+        grown = [c for c in self._muck_pile.update(t, frame, ZoneView(obs.muck.count)) if c.new.count > c.old.count]
+        if grown:                                               # the muck pile settled bigger
             self._last_change_t = t                             # a burn or a discard landing: the table is busy
-            recent = [i for i in range(self.seat_count) if t - self._loose_t[i] <= self.config.evidence_keep_s]
+            # the seats whose cards were seen loose shortly before the muck began to grow (it may take a while
+            # to settle when the cards land scattered)
+            began = grown[0].start.t
+            recent = [i for i in range(self.seat_count) if began - self._loose_t[i] <= self.config.evidence_keep_s]
             for i in recent or range(self.seat_count):
                 self._muck_t[i] = t
         commits: list[tuple[int, Commit]] = []
@@ -392,11 +406,12 @@ class Tracker:
         events: list[TableEvent] = []
         for seat, p in list(self._hand.pending.items()):
             arriving = self._seats[seat - 1].arriving           # its replacements may be landing right now
-            if t - max(p.t, self._last_change_t) + _EPS >= self.config.fold_wait_s and not arriving:
+            due = p.due if p.partial else max(p.t, self._last_change_t) + self.config.fold_wait_s
+            if t + _EPS >= due and not arriving:
                 events += self._resolve_fold(seat)
         for seat, commit in commits:
             if self.config.draw_procedure == "sequential":
-                for other in [s for s in self._hand.pending if s != seat]:
+                for other in [s for s, p in self._hand.pending.items() if s != seat and not p.partial]:
                     events += self._resolve_fold(other)
             events += self._seat_events(seat, commit)
         if commits:
@@ -445,8 +460,36 @@ class Tracker:
     # -- rules ----------------------------------------------------------------------------------
 
     def _resolve_fold(self, seat: int) -> list[TableEvent]:
+        """A seat waiting: a fold (it emptied), or a partial discard held long enough."""
         p = self._hand.pending.pop(seat, None)
-        return [] if p is None else [SeatFolded(p.t, p.frame, seat)]
+        if p is None:
+            return []
+        if p.partial:
+            self._hand.drawing = self._hand.drawing or self._dealt_out(seat)
+            return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
+        return [SeatFolded(p.t, p.frame, seat)]
+
+    def _dealt_out(self, seat: int) -> bool:
+        """Whether the deal is over, so a seat losing cards is drawing: it held a whole hand, or (dealt short) any
+        seat did."""
+        counts = self._hand.max_count
+        return counts.get(seat, 0) >= self.config.hand_size or any(v >= self.config.hand_size for v in counts.values())
+
+    def _reappeared(self, commit: Commit, pending: _Pending) -> int:
+        """How many of the cards arriving at a seat that just emptied are its own cards uncovered again (a hand had
+        lain over what a partial discard left): cards that show up together within `together_s` of the first, when
+        more than one (a dealer pitches replacements one at a time), and no more than went."""
+        entries = commit.entries
+        first = entries[0]
+
+        def settled(count: int) -> float:         # from when on the seat showed at least `count` cards
+            below = [i for i, e in enumerate(entries) if e.view.count < count]
+            return entries[below[-1] + 1].t if below and below[-1] + 1 < len(entries) else (
+                entries[-1].t if below else first.t)
+
+        together = sum(settled(commit.old.count + k) - first.t <= self.config.together_s + _EPS
+                       for k in range(1, commit.new.count - commit.old.count + 1))
+        return together if 2 <= together <= pending.count else 0
 
     def _seat_events(self, seat: int, commit: Commit) -> list[TableEvent]:
         hand, cfg = self._hand, self.config
@@ -460,6 +503,12 @@ class Tracker:
         arrived_up = ups[flipped_n:] if delta > 0 else ()
         start = commit.start
         events: list[TableEvent] = []
+        held = hand.pending.get(seat)
+        merge: _Pending | None = None
+        if held is not None and held.partial and delta < 0 and not lost_up and self._phase is None:
+            merge = hand.pending.pop(seat)              # more cards went: one discard, from when the first went
+        elif held is not None and held.partial and delta <= 0:
+            events += self._resolve_fold(seat)          # the seat changed otherwise: its partial discard stands
 
         showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0
                    and max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size)
@@ -468,11 +517,14 @@ class Tracker:
         elif delta > 0:
             hand.active = True
             p = hand.pending.pop(seat, None)
-            if p is not None:                       # it emptied to draw, not to fold
-                events.append(CardsDiscarded(p.t, p.frame, seat, p.count, p.cards))
-                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
-            arrivals: list[Card | None] = [None] * (delta - len(arrived_up)) + list(arrived_up)
-            for k, card in enumerate(arrivals, 1):
+            back = 0
+            if p is not None:                       # it emptied (or lost some) to draw, not to fold
+                back = self._reappeared(commit, p) if not arrived_up else 0
+                if p.count > back:
+                    events.append(CardsDiscarded(p.t, p.frame, seat, p.count - back, p.cards))
+                    hand.drawing = hand.drawing or self._dealt_out(seat)
+            arrivals: list[Card | None] = [None] * (delta - back - len(arrived_up)) + list(arrived_up)
+            for k, card in enumerate(arrivals, back + 1):
                 at = commit.first_reaching(old.count + k)
                 drawing = self._phase == "draw" or (hand.drawing and self._phase != "deal")
                 cls = CardReplaced if drawing else CardDealt
@@ -486,16 +538,22 @@ class Tracker:
             elif new.count == 0 and self._phase in ("betting", "showdown"):
                 events.append(SeatFolded(start.t, start.frame, seat))
             elif new.count == 0 and self._phase != "draw":
-                hand.pending[seat] = _Pending(start.t, start.frame, old.count, _sorted(lost_up))
+                hand.pending[seat] = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
+                                      _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
             elif new.count == 0:
                 events.append(CardsDiscarded(start.t, start.frame, seat, old.count, _sorted(lost_up)))
-                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
+                hand.drawing = hand.drawing or self._dealt_out(seat)
+            elif cfg.partial_hold_s > 0 and not lost_up:
+                first = merge or _Pending(start.t, start.frame, 0, ())
+                hand.pending[seat] = _Pending(first.t, first.frame, first.count - delta, (), partial=True,
+                                              due=commit.entries[-1].t + cfg.partial_hold_s)
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
-                hand.drawing = hand.drawing or hand.max_count.get(seat, 0) >= cfg.hand_size
+                hand.drawing = hand.drawing or self._dealt_out(seat)
 
         hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
-        full = hand.max_count[seat] >= cfg.hand_size
+        # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
+        full = hand.max_count[seat] >= cfg.hand_size or (len(flipped) >= 2 and delta == 0)
         if new.backs == 0 and len(new.face_up) >= 2 and full:
             before = hand.shown.get(seat, frozenset())
             if not new.face_up <= before:

@@ -1,0 +1,203 @@
+"""End to end on simulated hand videos: rendered frames -> detections -> Pipeline (mapper + tracker) -> events,
+scored against the video's ground-truth events.
+
+Two ways to get each frame's detections:
+
+- `visible_detections` ("truth with visibility"): the renderer's per-object ground truth of the frame,
+  keeping only what a detector can see, with the thresholds the detector is trained on
+  (`synth.dataset`): a face-up card's index corner with at least `MIN_INDEX_VISIBLE` (0.5) of it
+  showing (one detection per corner, its box, labelled with the card, as the ONNX backend reports
+  index corners), a face-down card with at least `MIN_BACK_VISIBLE` (0.3) of it showing (the box of
+  its outline), the button with at least `MIN_BUTTON_VISIBLE` (0.3). A card under a hand, a chip
+  stack or the cards above it in a row is therefore missed, exactly as far as it is hidden.
+- any `Detector` (the ONNX model in `models/`), fed the rendered image.
+
+Scoring (`score_video`): the truth's events without `burned` (the camera does not see burns), against
+the tracked events put back in time order 3 s behind the video as `dealer-assist audit` does (`time_ordered`),
+matched in order by `vision.pipeline.score_events`. The tracker's first sighting
+of the button (a `button_moved` before anything happened, when no button was known) is its starting
+state, not an event, and is left out of the found events. An extra event stamped while a hand or a
+chip stack passes over the table (`SimulatedTable.occluders`) counts as spurious from an occluder.
+Latency is video time from the truth's landing frame to the frame whose update returned the event.
+"""
+
+from __future__ import annotations
+
+import heapq
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.synth.dataset import MIN_BACK_VISIBLE, MIN_BUTTON_VISIBLE, MIN_INDEX_VISIBLE
+from dealer_assist.synth.hand_video import Occluder, SimulatedTable
+from dealer_assist.synth.truth import ObjectTruth
+from dealer_assist.vision.backends.fake_backend import FakeDetector
+from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detector import Detector
+from dealer_assist.vision.events import ButtonMoved, TableEvent
+from dealer_assist.vision.pipeline import EventScore, Pipeline, score_events
+from dealer_assist.vision.tracker import TrackerConfig
+
+Image = npt.NDArray[np.uint8]
+DetectFn = Callable[[Image, list[ObjectTruth]], Detections]
+ORDER_HORIZON_S = 3.0
+"""As `dealer-assist audit --horizon`'s default."""
+
+
+def _box(poly: Sequence[tuple[float, float]]) -> list[float]:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+def visible_detections(objects: Sequence[ObjectTruth], *, min_index: float = MIN_INDEX_VISIBLE,
+                       min_back: float = MIN_BACK_VISIBLE, min_button: float = MIN_BUTTON_VISIBLE) -> Detections:
+    """What a detector can see of a rendered frame's objects (see the module notes for the thresholds)."""
+    boxes: list[list[float]] = []
+    ids: list[int] = []
+    for o in objects:
+        if o.kind == "card_face" and o.card is not None:
+            for corner in o.corners:
+                if corner.visible >= min_index:
+                    boxes.append(_box(corner.polygon))
+                    ids.append(o.card.index)
+        elif o.kind == "card_back" and o.visible >= min_back:
+            boxes.append(_box(o.polygon))
+            ids.append(BACK_ID)
+        elif o.kind == "button" and o.visible >= min_button:
+            boxes.append(_box(o.polygon))
+            ids.append(BUTTON_ID)
+    if not ids:
+        return Detections.empty()
+    return Detections.from_boxes(np.array(boxes, np.float32), np.full(len(ids), 0.9, np.float32),
+                                 np.array(ids, np.int64))
+
+
+def detector_fn(detector: Detector) -> DetectFn:
+    """A real detector as a `DetectFn` (it looks at the pixels only)."""
+    return lambda image, _objects: detector.detect(image)
+
+
+def truth_fn(image: Image, objects: list[ObjectTruth]) -> Detections:
+    """`visible_detections` as a `DetectFn`."""
+    return visible_detections(objects)
+
+
+def time_ordered(found: Sequence[TableEvent], emitted: Sequence[float], horizon_s: float = ORDER_HORIZON_S,
+                 ) -> tuple[list[TableEvent], list[float]]:
+    """The events in the order the referee gets them: put back in time order `horizon_s` behind the video, as
+    `audit.ordering.InputOrderer` does for `dealer-assist audit` (an event stamped when cards left a seat but
+    known only once the next seat moved must not count as out of order)."""
+    heap: list[tuple[float, int, TableEvent, float]] = []
+    out: list[tuple[TableEvent, float]] = []
+    released = float("-inf")
+
+    def release(now: float) -> None:
+        nonlocal released
+        while heap and heap[0][0] <= now - horizon_s:
+            t, _, event, at = heapq.heappop(heap)
+            released = max(released, t)
+            out.append((event, at))
+
+    for seq, (event, at) in enumerate(zip(found, emitted, strict=True)):
+        release(at)
+        heapq.heappush(heap, (max(event.t, released), seq, event, at))
+    release(float("inf"))
+    return [e for e, _ in out], [a for _, a in out]
+
+
+@dataclass(frozen=True)
+class TrackedVideo:
+    """One simulated hand tracked end to end."""
+
+    seed: int
+    game: str
+    frames: int
+    truth: tuple[TableEvent, ...]
+    found: tuple[TableEvent, ...]
+    emitted_at: tuple[float, ...]          # video time of the frame whose update returned each found event
+    occluders: tuple[Occluder, ...]
+    fps: float
+
+    def score(self, tolerance_s: float = 1.5) -> EventScore:
+        return score_events(self.truth, self.found, tolerance_s)
+
+    def spurious_from_occluders(self, score: EventScore | None = None) -> tuple[TableEvent, ...]:
+        """Extra events stamped while a hand or a chip stack was passing over the table."""
+        s = score or self.score()
+        return tuple(e for e in s.extra if any(o.start <= e.frame <= o.end for o in self.occluders))
+
+    def latencies(self, score: EventScore | None = None) -> list[float]:
+        """Seconds of video from each matched truth event's landing to the frame that reported it."""
+        s = score or self.score()
+        return [self.emitted_at[j] - self.truth[i].t for i, j in s.pairs]
+
+
+def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None) -> TrackedVideo:
+    """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span."""
+    truth = sim.truth
+    rules = HouseRules.preset(truth.game)
+    calibration = CameraCalibration.from_table_to_image(np.array(truth.homography), sim.size, sim.profile.name)
+    pipe = Pipeline.build(sim.profile, calibration, FakeDetector(),
+                          TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
+    n = sim.frame_count if frames is None else min(frames, sim.frame_count)
+    found: list[TableEvent] = []
+    emitted: list[float] = []
+    for f in range(n):
+        image, objects = sim.render_frame_truth(f)
+        batch = pipe.update_detections(detect(image, objects), f / sim.fps, f)
+        found += batch
+        emitted += [f / sim.fps] * len(batch)
+    tail = pipe.flush()
+    found += tail
+    emitted += [(n - 1) / sim.fps] * len(tail)
+    if found and isinstance(found[0], ButtonMoved) and found[0].frame <= sim.fps * 0.5:
+        found, emitted = found[1:], emitted[1:]          # the button's first sighting: the starting state
+    found, emitted = time_ordered(found, emitted)
+    horizon = n if frames is None else n - round(2.0 * sim.fps)   # events that could not have settled yet
+    want = tuple(e for e in truth.events if e.kind != "burned" and e.frame < horizon)
+    return TrackedVideo(truth.seed, truth.game, n, want, tuple(found), tuple(emitted), sim.occluders, sim.fps)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Figures over several tracked videos."""
+
+    truth: int
+    matched: int
+    found: int
+    spurious_occluders: int
+    latency_median_ms: float
+    latency_max_ms: float
+    missed: tuple[tuple[int, TableEvent], ...]
+    extra: tuple[tuple[int, TableEvent], ...]
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.truth if self.truth else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.found if self.found else 1.0
+
+
+def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summary:
+    truth = matched = found = spurious = 0
+    lat: list[float] = []
+    missed: list[tuple[int, TableEvent]] = []
+    extra: list[tuple[int, TableEvent]] = []
+    for v in videos:
+        s = v.score(tolerance_s)
+        truth, matched, found = truth + s.truth, matched + s.matched, found + s.found
+        spurious += len(v.spurious_from_occluders(s))
+        lat += v.latencies(s)
+        missed += [(v.seed, e) for e in s.missed]
+        extra += [(v.seed, e) for e in s.extra]
+    med = statistics.median(lat) * 1000 if lat else float("nan")
+    return Summary(truth, matched, found, spurious, med, max(lat) * 1000 if lat else float("nan"),
+                   tuple(missed), tuple(extra))
