@@ -17,8 +17,8 @@ from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import Settings
 from dealer_assist.app.models.sim_demo import SimVideoWorker
 from dealer_assist.audit.referee import Referee
-from dealer_assist.cli.audit_sink import HandLogSink  # tests may use the CLI's adapter; the app may not
 from dealer_assist.store.handlog import HandLog
+from dealer_assist.store.sink import HandLogSink
 
 SCREENSHOTS = Path(__file__).resolve().parent / "_screenshots"
 

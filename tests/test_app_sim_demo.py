@@ -96,17 +96,8 @@ def test_headless_run_plays_a_hand_and_never_fails(qtbot, qapp, tmp_path: Path, 
     assert "Award:" in printed and "wins the main pot" in printed and "is the same." in printed
 
 
-def test_video_demo_hands_recorded_when_the_store_has_the_log_adapter(qtbot, window: MainWindow,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app codes against dealer_assist.store.sink.HandLogSink (to be moved there from the CLI)."""
-    import sys
-    import types
-
-    from dealer_assist.cli import audit_sink
-
-    module = types.ModuleType("dealer_assist.store.sink")
-    module.HandLogSink = audit_sink.HandLogSink  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "dealer_assist.store.sink", module)
+def test_video_demo_hands_recorded_in_the_hand_log(qtbot, window: MainWindow) -> None:
+    """The video demo's hands go to the hand log through the store's adapter, and verify."""
     window.start_video_demo(seed=3, realtime=False, render=False)
     _play_to_end(qtbot, window)
     window.set_mode("review")

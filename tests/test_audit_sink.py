@@ -11,9 +11,9 @@ from referee_script import Script
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import parse_card
-from dealer_assist.cli.audit_sink import HandLogSink, RecentFrames
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store import HandLog, StoredAction, StoredAward, StoredCorrection, StoredEvent, StoredFlag
+from dealer_assist.store.sink import HandLogSink, RecentFrames
 from dealer_assist.vision.detector import encode_jpeg
 
 ORDER = (1, 2, 3)

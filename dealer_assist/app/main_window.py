@@ -473,22 +473,15 @@ class MainWindow(QMainWindow):
         return list(record.flags), bool(record.awards)
 
     def _demo_sink(self, worker: SimVideoWorker) -> RefereeSink | None:
-        """Record the video demo's hands in the hand log, with key frames, when the store offers the
-        referee's log adapter (`dealer_assist.store.sink.HandLogSink`; until it moves there from the CLI,
-        the video demo is refereed but not recorded)."""
-        import importlib
+        """Record the video demo's hands in the hand log, with key frames, through the store's adapter."""
+        from dealer_assist.store.sink import HandLogSink
 
-        try:
-            sink_class = importlib.import_module("dealer_assist.store.sink").HandLogSink
-        except (ImportError, AttributeError):
-            self.statusBar().showMessage("Demo: refereed on video; not recorded in the hand log (no log adapter)")
-            return None
         try:
             if self.demo_log is None:
                 self.demo_log = HandLog.open(self.review_model.path)
             session = self.demo_log.open_session("demo (simulated video)", "simulator",
                                                  house_rules=worker.config.rules.to_dict() if worker.config else "")
-            sink: RefereeSink = sink_class(self.demo_log, session, frames=worker.ring, encode=_jpeg)
+            sink: RefereeSink = HandLogSink(self.demo_log, session, frames=worker.ring, encode=_jpeg)
             return sink
         except (DealerAssistError, OSError) as exc:
             self.show_notice(f"Demo hands are not being recorded: {exc}")

@@ -74,9 +74,9 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.audit.referee import Referee
     from dealer_assist.audit.report import report_text, report_to_dict
     from dealer_assist.audit.table import TableConfig
-    from dealer_assist.cli.audit_sink import HandLogSink, RecentFrames
     from dealer_assist.cli.sources import open_source
     from dealer_assist.store import HandLog, resolve_log_path
+    from dealer_assist.store.sink import HandLogSink, RecentFrames
     from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
     from dealer_assist.vision.detector import Detector, encode_jpeg, make_detector
     from dealer_assist.vision.pipeline import Pipeline

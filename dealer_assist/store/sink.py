@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -41,10 +42,16 @@ class RecentFrames:
         return next(reversed(self._frames.values())) if self._frames else None
 
 
+class FrameLookup(Protocol):
+    """Anything that hands back a recent frame by index (or the newest one)."""
+
+    def get(self, index: int | None) -> Image | None: ...
+
+
 class HandLogSink:
     """A `RefereeSink` writing to a `HandLog` session; maps referee numbers to log row ids."""
 
-    def __init__(self, log: HandLog, session_id: int, *, frames: RecentFrames | None = None,
+    def __init__(self, log: HandLog, session_id: int, *, frames: FrameLookup | None = None,
                  encode: Encoder | None = None) -> None:
         self.log = log
         self.session_id = session_id
