@@ -503,7 +503,7 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     log("evaluate: held-out designs")
     figures = evaluate_models(cfg.out, cfg.heldout_images, log, threads=cfg.threads)
     t_eval = time.time() - t0 - t_data - t_det - t_cls
-    manifest["heldout"] = {k: round(v, 5) for k, v in figures.items()}
+    manifest["heldout"] = {k: (round(v, 5) if v == v else None) for k, v in figures.items()}  # NaN -> null
     manifest["classifier_val"] = {k: round(v, 5) for k, v in cls_fig.items()}
     manifest["timings_s"] = {"data": round(t_data), "detector": round(t_det), "classifier": round(t_cls),
                              "evaluate": round(t_eval), "total": round(time.time() - t0)}

@@ -32,6 +32,9 @@ def _session(path: Path, threads: int | None) -> ort.InferenceSession:
         raise DetectorError(f"model file {path} is missing; train with `dealer-assist train` or pass --model")
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # No busy-waiting between ops: on a shared or small CPU spinning threads only steal time from each other.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
     n = threads if threads is not None else int(os.environ.get("DEALER_ASSIST_THREADS", "0"))
     if n > 0:
         opts.intra_op_num_threads = n
