@@ -55,6 +55,10 @@ def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bo
     print(f"{prefix}_event_latency_ms_median: {s.latency_median_ms:.0f}")
     print(f"{prefix}_event_latency_ms_max: {s.latency_max_ms:.0f}")
     print(f"{prefix}_seconds: {elapsed:.1f}")
+    for game in dict.fromkeys(v.game for v in videos):
+        g = summarise([v for v in videos if v.game == game])
+        print(f"{prefix}_{game}_events_recall_in_order: {g.recall:.4f}")
+        print(f"{prefix}_{game}_events_precision: {g.precision:.4f}")
     if verbose:
         for seed, e in s.missed:
             print(f"#   seed {seed} missed {e.to_dict()}")
