@@ -14,7 +14,8 @@ against the video's ground-truth events in order (`synth.track_eval`, `vision.pi
   `--onnx-frames` of each video, fewer seeds: it is slower), when a model is there.
 
 Prints `name: value` lines: events_recall_in_order, events_precision, spurious_events_from_occluders
-(extra events stamped while a hand or chip stack passes over the table), event_latency_ms_median
+(extra events stamped while a hand or chip stack passes over the table), invented_events (extra events
+with no truth event of their kind and seat within 2 s), event_latency_ms_median
 (video time from the truth landing to the frame that reported it) and the worst latency.
 Per-video errors are injected on every other seed (`--errors`).
 """
@@ -52,6 +53,7 @@ def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bo
     print(f"{prefix}_events_recall_in_order: {s.recall:.4f}")
     print(f"{prefix}_events_precision: {s.precision:.4f}")
     print(f"{prefix}_spurious_events_from_occluders: {s.spurious_occluders}")
+    print(f"{prefix}_invented_events: {s.invented}")
     print(f"{prefix}_event_latency_ms_median: {s.latency_median_ms:.0f}")
     print(f"{prefix}_event_latency_ms_max: {s.latency_max_ms:.0f}")
     print(f"{prefix}_seconds: {elapsed:.1f}")

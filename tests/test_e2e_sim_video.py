@@ -38,7 +38,7 @@ def test_rendered_hand_events_reproduced_in_order(game: str, seed: int, errors: 
     s = summarise([video])
     assert s.recall == 1.0, s.missed
     assert s.precision == 1.0, s.extra
-    assert s.spurious_occluders == 0
+    assert s.spurious_occluders == 0 and s.invented == 0
     assert video.occluders                                  # hands and chips did pass over the table
     assert s.latency_median_ms <= 300
 

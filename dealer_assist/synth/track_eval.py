@@ -132,6 +132,17 @@ class TrackedVideo:
         s = score or self.score()
         return tuple(e for e in s.extra if any(o.start <= e.frame <= o.end for o in self.occluders))
 
+    def invented(self, score: EventScore | None = None, within_s: float = 2.0) -> tuple[TableEvent, ...]:
+        """Extra events with no truth event of the same kind and seat within `within_s` (not merely out of order,
+        late or miscounted: something that did not happen)."""
+        s = score or self.score()
+
+        def key(e: TableEvent) -> tuple[str, object]:
+            return e.kind, e.to_dict().get("seat")
+
+        return tuple(e for e in s.extra
+                     if not any(key(t) == key(e) and abs(t.t - e.t) <= within_s for t in self.truth))
+
     def latencies(self, score: EventScore | None = None) -> list[float]:
         """Seconds of video from each matched truth event's landing to the frame that reported it."""
         s = score or self.score()
@@ -172,6 +183,7 @@ class Summary:
     matched: int
     found: int
     spurious_occluders: int
+    invented: int
     latency_median_ms: float
     latency_max_ms: float
     missed: tuple[tuple[int, TableEvent], ...]
@@ -187,7 +199,7 @@ class Summary:
 
 
 def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summary:
-    truth = matched = found = spurious = 0
+    truth = matched = found = spurious = invented = 0
     lat: list[float] = []
     missed: list[tuple[int, TableEvent]] = []
     extra: list[tuple[int, TableEvent]] = []
@@ -195,9 +207,10 @@ def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summa
         s = v.score(tolerance_s)
         truth, matched, found = truth + s.truth, matched + s.matched, found + s.found
         spurious += len(v.spurious_from_occluders(s))
+        invented += len(v.invented(s))
         lat += v.latencies(s)
         missed += [(v.seed, e) for e in s.missed]
         extra += [(v.seed, e) for e in s.extra]
     med = statistics.median(lat) * 1000 if lat else float("nan")
-    return Summary(truth, matched, found, spurious, med, max(lat) * 1000 if lat else float("nan"),
+    return Summary(truth, matched, found, spurious, invented, med, max(lat) * 1000 if lat else float("nan"),
                    tuple(missed), tuple(extra))
