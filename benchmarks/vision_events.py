@@ -77,6 +77,8 @@ def main() -> None:
     ap.add_argument("--onnx-frames", type=int, default=300, help="frames per video for the ONNX run (0: skip)")
     ap.add_argument("--onnx-seeds", default="0-1")
     ap.add_argument("--model", default=None)
+    ap.add_argument("--horizon", type=float, default=3.0,
+                    help="seconds behind the video events are put back in time order (audit --horizon)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
@@ -87,7 +89,7 @@ def main() -> None:
         return SimulatedTable(game, seed, size=size, fps=15.0, errors=errors if seed % 2 else ())
 
     t0 = time.perf_counter()
-    videos = [track_video(table(g, s, (w, h))) for g in games for s in _seeds(args.seeds)]
+    videos = [track_video(table(g, s, (w, h)), horizon_s=args.horizon) for g in games for s in _seeds(args.seeds)]
     _report("truth", videos, time.perf_counter() - t0, args.verbose)
 
     if args.onnx_frames <= 0:
@@ -100,8 +102,8 @@ def main() -> None:
         print(f"onnx_status: no model ({str(exc).splitlines()[0]})")
         return
     t0 = time.perf_counter()
-    onnx = [track_video(table(g, s, (1280, 720)), detector_fn(detector), frames=args.onnx_frames)
-            for g in games for s in _seeds(args.onnx_seeds)]
+    onnx = [track_video(table(g, s, (1280, 720)), detector_fn(detector), frames=args.onnx_frames,
+                        horizon_s=args.horizon) for g in games for s in _seeds(args.onnx_seeds)]
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)
 
 

@@ -149,7 +149,8 @@ class TrackedVideo:
         return [self.emitted_at[j] - self.truth[i].t for i, j in s.pairs]
 
 
-def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None) -> TrackedVideo:
+def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None,
+                horizon_s: float = ORDER_HORIZON_S) -> TrackedVideo:
     """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
@@ -169,7 +170,7 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     emitted += [(n - 1) / sim.fps] * len(tail)
     if found and isinstance(found[0], ButtonMoved) and found[0].frame <= sim.fps * 0.5:
         found, emitted = found[1:], emitted[1:]          # the button's first sighting: the starting state
-    found, emitted = time_ordered(found, emitted)
+    found, emitted = time_ordered(found, emitted, horizon_s)
     horizon = n if frames is None else n - round(2.0 * sim.fps)   # events that could not have settled yet
     want = tuple(e for e in truth.events if e.kind != "burned" and e.frame < horizon)
     return TrackedVideo(truth.seed, truth.game, n, want, tuple(found), tuple(emitted), sim.occluders, sim.fps)
