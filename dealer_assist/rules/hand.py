@@ -661,8 +661,7 @@ class Hand:
     def bet(self, amount: int, seat: int | None = None) -> BetTo:
         """The first bet of a round, to a total of `amount`."""
         i = self.verify_bet(amount, seat)
-        full = self._wager(i, amount)
-        del full
+        self._wager(i, amount)
         step = make_bet(self.round, self.seats[i], amount, self.stacks[i] == 0)
         self.history.append(step)
         if not self.betting.to_act or self.live.count(True) <= 1:
