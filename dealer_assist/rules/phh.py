@@ -26,6 +26,7 @@ from dealer_assist.cards import Card, parse_card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.rules.replay import MissingCard, dealer_step
 from dealer_assist.rules.steps import (
     Awarded,
     BetTo,
@@ -220,7 +221,7 @@ def loads(text: str) -> Hand:
     burns = deque(None if c == "??" else parse_card(c) for c in data.get("_burn_cards", []))
     try:
         _replay(hand, cards, moves, burns)
-    except IndexError:
+    except (IndexError, MissingCard):
         raise PHHError("the actions end before the hand does") from None
     finishing = data.get("finishing_stacks")
     if finishing is not None and hand.done and list(finishing) != hand.stacks:
@@ -235,29 +236,12 @@ def _replay(
     burns: deque[Card | None],
 ) -> None:
     while hand.phase is not Phase.DONE:
-        phase = hand.phase
-        if phase is Phase.POSTING:
-            hand.post()
-        elif phase is Phase.DEALING:
-            seat = hand.next_card_seat
-            assert seat is not None
-            hand.deal_card(seat, cards[seat].popleft())
-        elif phase is Phase.AWARDING:
-            hand.award()
-        elif phase is Phase.DRAWING and hand.next_discarder is None:
-            if hand.needs_reshuffle:
-                hand.reshuffle()
-            elif hand.burn_due:
-                hand.burn(burns.popleft() if burns else None)
-            else:
-                seat = hand.next_card_seat
-                assert seat is not None
-                hand.replace(seat, cards[seat].popleft())
-        else:
-            if not moves:
-                return
-            seat, words = moves.popleft()
-            _move(hand, seat, words)
+        if dealer_step(hand, cards, burns):
+            continue
+        if not moves:
+            return
+        seat, words = moves.popleft()
+        _move(hand, seat, words)
 
 
 def _move(hand: Hand, seat: int, words: list[str]) -> None:

@@ -30,6 +30,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules import phh as rules_phh
 from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.rules.replay import dealer_step
 from dealer_assist.store.records import HandStory, StoredAction, StoredEvent
 from dealer_assist.vision.events import CardBurned, CardDealt, CardReplaced, CardsDiscarded, CardsShown
 
@@ -192,29 +193,10 @@ def replay(story: HandStory) -> Hand:
     hand = Hand(rules, story.hand.seats, story.hand.button)
     cards, burns, moves = _queues(story)
     while hand.phase is not Phase.DONE:
+        if dealer_step(hand, cards, burns):
+            continue
         phase = hand.phase
-        if phase is Phase.POSTING:
-            hand.post()
-        elif phase is Phase.DEALING:
-            seat = hand.next_card_seat
-            assert seat is not None
-            if not cards.get(seat):
-                raise DealerAssistError(f"no card was recorded for seat {seat} when the deal reached it")
-            hand.deal_card(seat, cards[seat].popleft())
-        elif phase is Phase.AWARDING:
-            hand.award()
-        elif phase is Phase.DRAWING and hand.next_discarder is None:
-            if hand.needs_reshuffle:
-                hand.reshuffle()
-            elif hand.burn_due:
-                hand.burn(burns.popleft() if burns else None)
-            else:
-                seat = hand.next_card_seat
-                assert seat is not None
-                if not cards.get(seat):
-                    raise DealerAssistError(f"no replacement card was recorded for seat {seat}")
-                hand.replace(seat, cards[seat].popleft())
-        elif phase is Phase.DRAWING:
+        if phase is Phase.DRAWING:
             seat = hand.next_discarder
             assert seat is not None
             if moves and moves[0][:2] == (seat, "discard"):
