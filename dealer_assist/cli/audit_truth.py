@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,12 +21,10 @@ import numpy.typing as npt
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.synth.hand_video import SimulatedTable, _Builder, build_script
-from dealer_assist.synth.table_render import Placement
+from dealer_assist.synth.truth_detections import placement_detections
 from dealer_assist.vision.calibration import CameraCalibration
-from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.table_profile import TableProfile
-
-CARD_W_CM, CARD_H_CM = 6.3, 8.89
 
 
 @dataclass(frozen=True)
@@ -77,15 +74,6 @@ def rebuild_script(truth: SimTruth) -> _Builder:
                             "by another version of sim-video?")
 
 
-def _card_polygon(p: Placement) -> npt.NDArray[np.float64]:
-    a = math.radians(p.angle_deg)
-    up = np.array([math.sin(a), -math.cos(a)])          # the card's top, in table cm
-    right = np.array([math.cos(a), math.sin(a)])
-    c = np.asarray(p.xy, dtype=np.float64)
-    h, w = CARD_H_CM / 2, CARD_W_CM / 2
-    return np.array([c + up * h - right * w, c + up * h + right * w, c - up * h + right * w, c - up * h - right * w])
-
-
 class TruthDetector:
     """Detections of frame `calls` (one call per frame, in order) from the rebuilt simulation."""
 
@@ -98,22 +86,7 @@ class TruthDetector:
         self.calls = 0
 
     def detections_at(self, frame: int) -> Detections:
-        polys: list[npt.NDArray[np.float64]] = []
-        ids: list[int] = []
-        for p in SimulatedTable.placements(self._table, frame):
-            if p.kind in ("card_face", "card_back"):
-                polys.append(_card_polygon(p))
-                ids.append(p.card.index if p.kind == "card_face" and p.card is not None else BACK_ID)
-            elif p.kind == "button":
-                x, y = p.xy
-                polys.append(np.array([[x - 2.5, y - 2.5], [x + 2.5, y - 2.5], [x + 2.5, y + 2.5], [x - 2.5, y + 2.5]]))
-                ids.append(BUTTON_ID)
-        if not polys:
-            return Detections.empty()
-        table = np.stack(polys).reshape(-1, 2)
-        q = np.column_stack([table, np.ones(len(table))]) @ self.truth.homography.T
-        image = (q[:, :2] / q[:, 2:3]).reshape(-1, 4, 2)
-        return Detections.from_polygons(image, np.full(len(ids), 0.99), np.array(ids))
+        return placement_detections(SimulatedTable.placements(self._table, frame), self.truth.homography)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         frame = self.calls

@@ -18,7 +18,6 @@ detections still go through the tracker, so the events never depend on the machi
 from __future__ import annotations
 
 import contextlib
-import math
 import queue
 import threading
 import time
@@ -39,15 +38,15 @@ from dealer_assist.rules.awards import Award, AwardError, award_pots
 from dealer_assist.rules.hand import Hand
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.steps import Awarded
+from dealer_assist.synth.truth_detections import placement_detections
 from dealer_assist.vision.calibration import CameraCalibration
-from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.events import CardsShown, TableEvent
 from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.pipeline import Pipeline
 from dealer_assist.vision.table_profile import TableProfile
 from dealer_assist.vision.tracker import TrackerConfig
 
-CARD_W_CM, CARD_H_CM = 6.3, 8.89
 SIMULATED_DETECTIONS = "simulated detections (the simulator's ground truth, no model)"
 
 
@@ -58,33 +57,9 @@ class SimFrame(Frame):
     detections: Detections | None = None
 
 
-def _card_polygon(xy: tuple[float, float], angle_deg: float) -> npt.NDArray[np.float64]:
-    a = math.radians(angle_deg)
-    up = np.array([math.sin(a), -math.cos(a)])
-    right = np.array([math.cos(a), math.sin(a)])
-    c = np.asarray(xy, dtype=np.float64)
-    h, w = CARD_H_CM / 2, CARD_W_CM / 2
-    return np.array([c + up * h - right * w, c + up * h + right * w, c - up * h + right * w, c - up * h - right * w])
-
-
 def truth_detections(sim: Any, frame: int) -> Detections:
     """What a perfect detector sees in frame `frame` of a `SimulatedTable` (no pixels looked at)."""
-    polys: list[npt.NDArray[np.float64]] = []
-    ids: list[int] = []
-    for p in sim.placements(frame):
-        if p.kind in ("card_face", "card_back"):
-            polys.append(_card_polygon(p.xy, p.angle_deg))
-            ids.append(p.card.index if p.kind == "card_face" and p.card is not None else BACK_ID)
-        elif p.kind == "button":
-            x, y = p.xy
-            polys.append(np.array([[x - 2.5, y - 2.5], [x + 2.5, y - 2.5], [x + 2.5, y + 2.5], [x - 2.5, y + 2.5]]))
-            ids.append(BUTTON_ID)
-    if not polys:
-        return Detections.empty()
-    table = np.stack(polys).reshape(-1, 2)
-    q = np.column_stack([table, np.ones(len(table))]) @ np.asarray(sim.camera.homography, dtype=np.float64).T
-    image = (q[:, :2] / q[:, 2:3]).reshape(-1, 4, 2)
-    return Detections.from_polygons(image, np.full(len(ids), 0.99), np.array(ids))
+    return placement_detections(sim.placements(frame), sim.camera.homography)
 
 
 def sim_stacks(rules: HouseRules, players: Sequence[int]) -> dict[int, int]:
