@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from dealer_assist.audit.hand_run import HandRun
 from dealer_assist.audit.records import LegalAction, Prompt
+from dealer_assist.rules.betting import Options
 from dealer_assist.rules.hand import Phase
+
+
+def legal_actions(opts: Options) -> tuple[LegalAction, ...]:
+    """The betting actions open to the seat to act, bets and raises with their range of totals."""
+    legal: list[LegalAction] = [LegalAction("fold")]
+    if opts.can_check:
+        legal.append(LegalAction("check"))
+    if opts.call is not None:
+        legal.append(LegalAction("call", opts.call, opts.call))
+    if opts.raise_kind in ("bet", "raise") and opts.min_to is not None:
+        legal.append(LegalAction("bet" if opts.raise_kind == "bet" else "raise", opts.min_to, opts.max_to))
+    return tuple(legal)
 
 
 def build_prompt(run: HandRun | None, next_button: int | None = None) -> Prompt:
@@ -14,15 +27,8 @@ def build_prompt(run: HandRun | None, next_button: int | None = None) -> Prompt:
     hand = run.hand
     opts = hand.options()
     if opts is not None:
-        legal: list[LegalAction] = [LegalAction("fold")]
-        if opts.can_check:
-            legal.append(LegalAction("check"))
-        if opts.call is not None:
-            legal.append(LegalAction("call", opts.call, opts.call))
-        if opts.raise_kind in ("bet", "raise") and opts.min_to is not None:
-            legal.append(LegalAction("bet" if opts.raise_kind == "bet" else "raise", opts.min_to, opts.max_to))
         name = "before the draw" if hand.round == 0 else f"after draw {hand.round}"
-        return Prompt(f"betting {name}", opts.seat, tuple(legal), stub_count=hand.stub_count,
+        return Prompt(f"betting {name}", opts.seat, legal_actions(opts), stub_count=hand.stub_count,
                       message=opts.why_no_raise or f"seat {opts.seat} to act")
     phase = hand.phase
     next_card = None

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import SeatState, SeatStatus, TableModel
-from dealer_assist.audit.records import DealerAction, LegalAction, Prompt
+from dealer_assist.audit.prompt import legal_actions
+from dealer_assist.audit.records import DealerAction, Prompt
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.hand import Hand, Phase
@@ -197,16 +198,9 @@ class DemoDriver:
         hand = self.hand
         opts = hand.options()
         if opts is not None:
-            legal: list[LegalAction] = [LegalAction("fold")]
-            if opts.can_check:
-                legal.append(LegalAction("check"))
-            if opts.call is not None:
-                legal.append(LegalAction("call", opts.call, opts.call))
-            if opts.raise_kind in ("bet", "raise"):
-                legal.append(LegalAction("bet" if opts.raise_kind == "bet" else "raise", opts.min_to, opts.max_to))
             round_name = "before the draw" if hand.draw == 0 else f"after draw {hand.draw}"
             message = opts.why_no_raise or ""
-            return Prompt(f"betting {round_name}", opts.seat, tuple(legal), stub_count=hand.stub_count,
+            return Prompt(f"betting {round_name}", opts.seat, legal_actions(opts), stub_count=hand.stub_count,
                           message=message)
         phase = hand.phase
         if phase is Phase.POSTING and hand.next_post is not None:
