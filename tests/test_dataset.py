@@ -40,7 +40,10 @@ def _hand_made() -> SceneTruth:
 def test_labels_follow_visibility_rules() -> None:
     boxes = ds.label_boxes(_hand_made())
     assert [(b.cls, b.card) for b in boxes] == [(0, 46), (1, -1), (2, -1)]
-    assert (boxes[0].x0, boxes[0].y0, boxes[0].x1, boxes[0].y1) == (102, 102, 110, 118)
+    g = ds.INDEX_GROW  # the index corner (102,102)-(110,118) grown about its centre (106, 110)
+    assert (boxes[0].x0, boxes[0].y0, boxes[0].x1, boxes[0].y1) == pytest.approx(
+        (106 - 4 * g, 110 - 8 * g, 106 + 4 * g, 110 + 8 * g))
+    assert boxes[1].x0 == 300 and boxes[1].x1 == 350  # backs and the button are not grown
 
 
 def test_tiles_cover_the_image_and_labels_map_back() -> None:
@@ -59,7 +62,8 @@ def test_tiles_cover_the_image_and_labels_map_back() -> None:
             x0 = (vals[0] - vals[2] / 2) * 320 + tx
             y0 = (vals[1] - vals[3] / 2) * 320 + ty
             found.add((int(cls), round(x0), round(y0)))
-    assert {(0, 102, 102), (2, 500, 300)} <= found
+    g = ds.INDEX_GROW
+    assert {(0, round(106 - 4 * g), round(110 - 8 * g)), (2, 500, 300)} <= found
     assert (1, 300, 100) in found or (1, 320, 100) in found  # cut by a tile border: labelled where most of it is
 
 

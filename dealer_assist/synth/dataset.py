@@ -7,7 +7,7 @@ The classifier reads index corners from the full-resolution image, as square cro
 
 Labels follow the ground truth exactly:
 - "index": each index corner of a face-up card with at least `MIN_INDEX_VISIBLE` of it visible
-  (its axis-aligned box);
+  (its axis-aligned box grown `INDEX_GROW` times about its centre);
 - "back": each face-down card with at least `MIN_BACK_VISIBLE` visible (box of its outline);
 - "button": the dealer button with at least `MIN_BUTTON_VISIBLE` visible.
 """
@@ -34,6 +34,10 @@ MIN_INDEX_VISIBLE = 0.5
 MIN_BACK_VISIBLE = 0.3
 MIN_BUTTON_VISIBLE = 0.3
 MIN_INSIDE = 0.6  # share of an object's box that must lie inside a tile for it to be labelled there
+INDEX_GROW = 1.6
+"""An "index" label is the index corner's box grown this much about its centre: at 1280 px a full-table
+view's corners are 5 to 9 px, too small for stride-8 anchor points to land inside; the classifier still
+crops around the true corner (crop side = crop_scale / INDEX_GROW x the detected box)."""
 NOT_A_CARD = 52
 
 
@@ -66,8 +70,10 @@ def label_boxes(truth: SceneTruth) -> list[LabelBox]:
     out: list[LabelBox] = []
     w, h = float(truth.width), float(truth.height)
 
-    def add(cls: int, poly: Iterable[tuple[float, float]], card: int = -1) -> None:
-        box = LabelBox(cls, *_box(poly), card=card)
+    def add(cls: int, poly: Iterable[tuple[float, float]], card: int = -1, grow: float = 1.0) -> None:
+        x0, y0, x1, y1 = _box(poly)
+        cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * grow / 2, (y1 - y0) * grow / 2
+        box = LabelBox(cls, cx - hw, cy - hh, cx + hw, cy + hh, card=card)
         clipped = box.clipped(w, h)
         if box.area > 0 and clipped.area / box.area >= MIN_INSIDE and clipped.area >= 4:
             out.append(clipped)
@@ -76,7 +82,7 @@ def label_boxes(truth: SceneTruth) -> list[LabelBox]:
         if obj.kind == "card_face" and obj.card is not None:
             for corner in obj.corners:
                 if corner.visible >= MIN_INDEX_VISIBLE:
-                    add(0, corner.polygon, obj.card.index)
+                    add(0, corner.polygon, obj.card.index, INDEX_GROW)
         elif obj.kind == "card_back" and obj.visible >= MIN_BACK_VISIBLE:
             add(1, obj.polygon)
         elif obj.kind == "button" and obj.visible >= MIN_BUTTON_VISIBLE:
