@@ -29,6 +29,14 @@ MAY_CORNER_VISIBLE = 0.2
 MAY_CARD_VISIBLE = 0.3
 BACK_VISIBLE = 0.5
 BACK_MAY_VISIBLE = 0.05
+SIZE_BUCKETS = (8.0, 12.0, 20.0)
+"""Recall is also split by the height in image px of a card's most visible index corner."""
+SIZE_NAMES = ("<8px", "8-12px", "12-20px", ">=20px")
+
+
+def size_bucket(px: float) -> str:
+    """The SIZE_NAMES entry for an index corner `px` high."""
+    return SIZE_NAMES[sum(px >= edge for edge in SIZE_BUCKETS)]
 
 
 def _inside(obj: ObjectTruth, x: float, y: float, grow: float) -> bool:
@@ -59,6 +67,8 @@ class Tally:
     button_false: int = 0
     scenes: int = 0
     misses: list[str] = field(default_factory=list)
+    must_by_size: dict[str, int] = field(default_factory=dict)
+    found_by_size: dict[str, int] = field(default_factory=dict)
 
     def add(self, truth: SceneTruth, dets: Detections) -> None:
         self.scenes += 1
@@ -66,10 +76,14 @@ class Tally:
         faces: dict[Card, ObjectTruth] = {o.card: o for o in truth.objects if o.kind == "card_face" and o.card}
         must: set[int] = set()
         may: set[int] = set()
+        bucket: dict[int, str] = {}
         for face, o in faces.items():
-            vis = [c.visible for c in o.corners if _in_image(c.polygon, w, h)]
+            corners = [c for c in o.corners if _in_image(c.polygon, w, h)]
+            vis = [c.visible for c in corners]
             if vis and max(vis) >= MUST_VISIBLE:
                 must.add(face.index)
+                top = max(corners, key=lambda c: c.visible)
+                bucket[face.index] = size_bucket(float(np.ptp(np.asarray(top.polygon)[:, 1])))
             elif (vis and max(vis) >= MAY_CORNER_VISIBLE) or o.visible >= MAY_CARD_VISIBLE:
                 may.add(face.index)
         found: set[int] = set()
@@ -96,6 +110,10 @@ class Tally:
                 self.misses.append(f"seed {truth.seed}: false {dets.labels[i]} at ({cx:.0f},{cy:.0f})")
         self.cards_must += len(must)
         self.cards_found += len(must & found)
+        for cid in must:
+            self.must_by_size[bucket[cid]] = self.must_by_size.get(bucket[cid], 0) + 1
+            if cid in found:
+                self.found_by_size[bucket[cid]] = self.found_by_size.get(bucket[cid], 0) + 1
         for cid in sorted(must - found):
             self.misses.append(f"seed {truth.seed}: missed card {cid}")
         # backs
@@ -126,6 +144,11 @@ class Tally:
         if buttons:
             self.scenes_with_button += 1
             self.buttons_found += int(found_button)
+
+    def recall_by_size(self) -> dict[str, tuple[float, int]]:
+        """Face-up recall per index-corner height bucket: (recall, cards)."""
+        return {k: (self.found_by_size.get(k, 0) / self.must_by_size[k], self.must_by_size[k])
+                for k in SIZE_NAMES if self.must_by_size.get(k)}
 
     def figures(self) -> dict[str, float]:
         def ratio(a: int, b: int) -> float:
