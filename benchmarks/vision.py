@@ -16,6 +16,7 @@ import math
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ sys.path.insert(0, str(REPO))
 from dealer_assist.synth.evaluate import Tally  # noqa: E402
 from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
 from dealer_assist.synth.truth import SceneTruth  # noqa: E402
-from dealer_assist.vision.detector import make_detector  # noqa: E402
+from dealer_assist.vision.detector import load_manifest, make_detector  # noqa: E402
 
 CACHE = REPO / "datasets" / "heldout"
 TARGETS = {"face_up_precision": 0.995, "face_up_recall": 0.995, "backs_recall": 0.99, "button_found": 0.99}
@@ -90,6 +91,8 @@ def main() -> None:
         print(f"{key}: {fig[key]:.4f}{target}")
     print(f"face_up_cards_counted: {int(fig['face_up_cards'])}")
     print(f"backs_counted: {int(fig['backs'])}")
+    for bucket, (recall, n) in tally.recall_by_size().items():
+        print(f"face_up_recall_index_{bucket}: {recall:.4f} ({n} cards)")
     for name, t in by_view.items():
         f = t.figures()
         if t.scenes:
@@ -103,6 +106,14 @@ def main() -> None:
     onnx_raw = timed(det.raw, frames, args.rounds)  # type: ignore[attr-defined]
     print(f"onnx_fps_1280x720: {1 / onnx_full:.1f} (target >= 20; detector + classifier, median of {args.rounds})")
     print(f"onnx_detector_only_fps_1280x720: {1 / onnx_raw:.1f}")
+    manifest = load_manifest(args.model)
+    float_name = manifest.extra.get("detector_float")
+    if float_name and float_name != manifest.detector:
+        from dealer_assist.vision.backends.onnx_backend import OnnxDetector
+
+        fdet = OnnxDetector(replace(load_manifest(args.model), detector=float_name), threads=args.threads or None)
+        onnx_float = timed(fdet.raw, frames, args.rounds)  # type: ignore[attr-defined]
+        print(f"onnx_float_detector_only_fps_1280x720: {1 / onnx_float:.1f} (the float graph the int8 one comes from)")
     try:
         import ultralytics  # noqa: F401
     except ImportError:
@@ -114,6 +125,8 @@ def main() -> None:
     print(f"ultralytics_predict_fps_1280x720: {1 / ul_raw:.1f} (same checkpoint, imgsz, frames)")
     print(f"ultralytics_pipeline_fps_1280x720: {1 / ul_full:.1f}")
     print(f"speed_ratio_onnx_vs_ultralytics_predict: {ul_raw / onnx_raw:.2f} (target >= 1.5)")
+    if float_name and float_name != manifest.detector:
+        print(f"speed_ratio_onnx_float_vs_ultralytics_predict: {ul_raw / onnx_float:.2f}")
     print(f"speed_ratio_onnx_vs_ultralytics_pipeline: {ul_full / onnx_full:.2f}")
     if math.isnan(fig["face_up_recall"]):
         print("note: no face-up cards counted; render more scenes")

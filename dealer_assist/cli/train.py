@@ -8,23 +8,28 @@ from pathlib import Path
 
 import click
 
+from dealer_assist.synth.train import TrainConfig
+
+_D = TrainConfig()  # the recipe's defaults live in one place
+
 
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where the models and cards.json go (default: the repository's models/).")
-@click.option("--images", type=int, default=600, show_default=True, help="Training scenes to render.")
-@click.option("--val-images", type=int, default=40, show_default=True, help="Validation scenes (training designs).")
-@click.option("--heldout-images", type=int, default=100, show_default=True,
+@click.option("--images", type=int, default=_D.images, show_default=True, help="Training scenes to render.")
+@click.option("--val-images", type=int, default=_D.val_images, show_default=True,
+              help="Validation scenes (training designs).")
+@click.option("--heldout-images", type=int, default=_D.heldout_images, show_default=True,
               help="Evaluation scenes (held-out designs only).")
-@click.option("--epochs", type=int, default=12, show_default=True, help="Detector epochs.")
-@click.option("--hours", type=float, default=0.6, show_default=True,
+@click.option("--epochs", type=int, default=_D.epochs, show_default=True, help="Detector epochs.")
+@click.option("--hours", type=float, default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
-@click.option("--classifier-epochs", type=int, default=2, show_default=True)
-@click.option("--batch", type=int, default=16, show_default=True)
+@click.option("--classifier-epochs", type=int, default=_D.classifier_epochs, show_default=True)
+@click.option("--batch", type=int, default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
-@click.option("--threads", type=int, default=2, show_default=True, help="CPU threads for training.")
-@click.option("--workers", type=int, default=2, show_default=True, help="Processes rendering scenes.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=_D.threads, show_default=True, help="CPU threads for training.")
+@click.option("--workers", type=int, default=_D.workers, show_default=True, help="Processes rendering scenes.")
+@click.option("--seed", type=int, default=_D.seed, show_default=True)
 @click.option("--reuse", default="", help="Comma list of stages to take from --out instead of training: "
               "detector (cards-detector.pt), classifier (cards-classifier.onnx); export and evaluation still run.")
 @click.option("--runs", type=click.Path(path_type=Path), default=None,
@@ -38,7 +43,7 @@ def train(out: Path | None, images: int, val_images: int, heldout_images: int, e
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
     """
-    from dealer_assist.synth.train import TrainConfig, run
+    from dealer_assist.synth.train import run
 
     cfg = TrainConfig(images=images, val_images=val_images, heldout_images=heldout_images, epochs=epochs,
                       hours=hours, classifier_epochs=classifier_epochs, batch=batch, device=device,

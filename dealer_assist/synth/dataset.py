@@ -39,6 +39,10 @@ INDEX_GROW = 1.6
 view's corners are 5 to 9 px, too small for stride-8 anchor points to land inside; the classifier still
 crops around the true corner (crop side = crop_scale / INDEX_GROW x the detected box)."""
 NOT_A_CARD = 52
+MIN_CROP_PX = 7.0
+"""Index corners smaller than this (longer side, image px) teach the classifier nothing but guessing: their
+glyphs are 2 to 3 px. Training crops skip them; at run time the classifier abstains on them (low confidence)."""
+ART_MIN_PX = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +173,7 @@ def square_crop(image: Image, cx: float, cy: float, side: float, size: int) -> I
 
 def index_crops(
     image: Image, truth: SceneTruth, rng: np.random.Generator, *, size: int = 32, crop_scale: float = 1.5,
-    jitter: float = 0.12, per_corner: int = 2, negatives: float = 0.5,
+    jitter: float = 0.12, per_corner: int = 2, negatives: float = 0.5, min_px: float = MIN_CROP_PX,
 ) -> Iterator[tuple[Image, int]]:
     """(crop, label) pairs: label = card index for visible index corners (jittered like detector boxes),
     NOT_A_CARD for crops of backs, buttons, chips, hands, pips, barely visible corners and bare felt."""
@@ -182,7 +186,7 @@ def index_crops(
             if corner.visible < MIN_INDEX_VISIBLE:
                 continue
             x0, y0, x1, y1 = _box(corner.polygon)
-            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h or max(x1 - x0, y1 - y0) < min_px:
                 continue
             for _ in range(per_corner):
                 bw, bh = (x1 - x0) * rng.uniform(0.85, 1.15), (y1 - y0) * rng.uniform(0.85, 1.15)
@@ -281,7 +285,7 @@ def _paste(canvas: npt.NDArray[np.float32], art: Image, m: npt.NDArray[np.float6
 
 def art_crops(
     n: int, rng: np.random.Generator, face_designs: list[object], back_images: list[Image], *, size: int = 32,
-    crop_scale: float = 1.5, min_px: float = 5.0, max_px: float = 40.0, negatives: float = 0.3,
+    crop_scale: float = 1.5, min_px: float = ART_MIN_PX, max_px: float = 40.0, negatives: float = 0.3,
 ) -> tuple[Image, npt.NDArray[np.int64]]:
     """`n` crops drawn from card art: an index corner of a random card of a random design, turned to any
     angle, shrunk so the corner is `min_px`..`max_px` (log-uniform), maybe half-covered by the next card

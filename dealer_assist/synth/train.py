@@ -31,6 +31,7 @@ import numpy as np
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.synth import dataset as ds
+from dealer_assist.synth.card_art import designs_for
 from dealer_assist.synth.export import finalize_onnx, write_manifest
 from dealer_assist.synth.truth import SceneTruth
 
@@ -78,12 +79,12 @@ class TrainConfig:
     out: Path = REPO / "models"
     runs: Path = REPO / "runs" / "train"
     data: Path = REPO / "datasets" / "cards"
-    images: int = 600  # training scenes (training designs only)
+    images: int = 1200  # training scenes (training designs only)
     val_images: int = 40  # validation scenes (training designs, other seeds)
     heldout_images: int = 100  # evaluation scenes (held-out designs only)
-    epochs: int = 12
-    hours: float = 0.6  # cap on detector training time (Ultralytics `time`), 0 = no cap
-    classifier_epochs: int = 2
+    epochs: int = 100  # with `hours`, Ultralytics fits the epoch count (and the cosine schedule) into the cap
+    hours: float = 0.85  # cap on detector training time (Ultralytics `time`), 0 = no cap
+    classifier_epochs: int = 14
     batch: int = 16
     imgsz: int = ds.TILE
     work_long_side: int = 1280
@@ -95,12 +96,15 @@ class TrainConfig:
     workers: int = 2  # processes rendering scenes
     art_crops: int = 40000  # classifier crops drawn straight from card art
     empty_tile_keep: float = 0.15
+    quantize: bool = True  # the app runs an int8 copy of the detector (about 2x faster on the CPU)
+    calibration_frames: int = 16
     skip: tuple[str, ...] = ()  # stages to skip when their outputs exist: "data", "detector", "classifier"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def data_key(self) -> str:
         parts = [self.images, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
-                 self.crop_scale, self.seed, self.empty_tile_keep]
+                 self.crop_scale, self.seed, self.empty_tile_keep, ds.INDEX_GROW, ds.MIN_CROP_PX,
+                 sorted(designs_for("train", "face")), sorted(designs_for("train", "back"))]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -194,7 +198,8 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
     Validation: the validation scenes' crops (or a slice of art crops when there are none)."""
     from dealer_assist.synth.card_art import designs_for, load_back_design, load_face_design
 
-    key = hashlib.sha256(json.dumps([cfg.data_key(), cfg.art_crops, str(scene_crops)]).encode()).hexdigest()[:10]
+    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX]
+    key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
         log(f"classifier data: reusing {path}")
@@ -262,7 +267,7 @@ def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
         workers=1 if cfg.device == "cpu" else 4, seed=cfg.seed, deterministic=True, amp=False, plots=False,
         project=str(run_dir), name="detector", exist_ok=True, verbose=False,
         pretrained=str(init) if init else False,
-        cache="ram", patience=0, close_mosaic=max(1, cfg.epochs // 5), fliplr=0.5, flipud=0.5, degrees=0.0,
+        cache="ram", patience=0, close_mosaic=2, fliplr=0.5, flipud=0.5, degrees=0.0,
         mosaic=1.0, scale=0.35, translate=0.1, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, val=True,
         optimizer="AdamW", lr0=0.003, cos_lr=True, warmup_epochs=1.0,
     )
@@ -483,18 +488,30 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     t_det = time.time() - t0 - t_data
     imgsz = (-(-cfg.work_long_side * 9 // 16 // 32) * 32, cfg.work_long_side)  # 1280 -> (736, 1280)
     det_onnx = export_detector(cfg, ckpt_out, cfg.out / "cards-detector.onnx", imgsz)
+    finalize_onnx(det_onnx, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES)})
+    det_run = det_onnx
+    if cfg.quantize:
+        from dealer_assist.synth.quantize import calibration_frames, quantize_detector
+
+        log(f"detector: int8 copy calibrated on {cfg.calibration_frames} training-design frames")
+        det_run = quantize_detector(det_onnx, cfg.out / "cards-detector-int8.onnx",
+                                    calibration_frames(cfg.calibration_frames, VAL_SEED0, cfg.work_long_side), imgsz)
+        finalize_onnx(det_run, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES),
+                                "dealer_assist.quantized": "int8 QDQ, from " + det_onnx.name})
     if reuse_cls:
         log(f"classifier: reusing {cls_onnx}")
         cls_fig: dict[str, float] = {}
     else:
         cls_onnx, cls_fig = train_classifier(cfg, crops, cls_onnx, log)
     t_cls = time.time() - t0 - t_data - t_det
-    finalize_onnx(det_onnx, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES)})
     finalize_onnx(cls_onnx, {"dealer_assist.output": "52 cards in Card.index order, then not-a-card"})
     manifest: dict[str, Any] = {
-        "detector": det_onnx.name, "detector_classes": list(ds.DETECTOR_CLASSES), "imgsz": list(imgsz),
+        "detector": det_run.name, "detector_float": det_onnx.name,
+        "detector_classes": list(ds.DETECTOR_CLASSES), "imgsz": list(imgsz),
         "work_scale": 1.0, "classifier": cls_onnx.name, "classifier_size": cfg.classifier_size,
-        "crop_scale": cfg.crop_scale, "checkpoint": ckpt_out.name,
+        # the detector's index boxes are grown corners: crop around the corner it stands for
+        "crop_scale": round(cfg.crop_scale / ds.INDEX_GROW, 6), "index_grow": ds.INDEX_GROW,
+        "checkpoint": ckpt_out.name,
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()
                    if k not in ("out", "runs", "data")},
         "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
