@@ -1,7 +1,7 @@
 """Table events end to end on simulated hand videos with held-out deck designs.
 
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
-        [--errors all] [--size 640x360] [--onnx-frames 300] [--model models/] [--verbose]
+        [--errors all] [--size 640x360] [--onnx-frames 300] [--model models/] [--hints referee|none] [--verbose]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -18,6 +18,13 @@ Prints `name: value` lines: events_recall_in_order, events_precision, spurious_e
 with no truth event of their kind and seat within 2 s), event_latency_ms_median
 (video time from the truth landing to the frame that reported it) and the worst latency.
 Per-video errors are injected on every other seed (`--errors`).
+
+Phase hints (`--hints referee`, the default): as `dealer-assist audit` does, a Referee follows the tracked events
+and the video's dealer actions (the truth's `actions`, as the dealer entered them) put back in time order
+`--horizon` seconds behind the video (`audit.loop.RefereeLoop`), and after each frame tells the tracker the
+hand's phase as it sees it, the seats it knows have folded, and the video time it has followed the table up to.
+The phases come from the referee, not from the video's ground truth; the dealer actions are the truth's.
+`--hints none`: no hints, the tracker infers from the table alone.
 """
 
 from __future__ import annotations
@@ -30,8 +37,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from dealer_assist.audit.loop import RefereeLoop  # noqa: E402
+from dealer_assist.audit.records import DealerAction  # noqa: E402
+from dealer_assist.audit.referee import Referee  # noqa: E402
+from dealer_assist.audit.table import TableConfig  # noqa: E402
+from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable  # noqa: E402
-from dealer_assist.synth.track_eval import TrackedVideo, detector_fn, summarise, track_video  # noqa: E402
+from dealer_assist.synth.track_eval import (  # noqa: E402
+    FollowerFactory,
+    TrackedVideo,
+    detector_fn,
+    summarise,
+    track_video,
+)
+from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:
@@ -43,6 +62,21 @@ def _seeds(text: str) -> list[int]:
         elif part:
             out.append(int(part))
     return out
+
+
+def referee_follower(horizon_s: float) -> FollowerFactory:
+    """A Referee loop for each video (its seats, chips, button and dealer actions), giving the tracker phase hints."""
+
+    def make(sim: SimulatedTable, pipeline: Pipeline) -> RefereeLoop:
+        truth = sim.truth
+        rules = HouseRules.preset(truth.game)
+        chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)   # as sim-video deals
+        config = TableConfig.for_profile(sim.profile, rules, dict.fromkeys(truth.players, chips), button=truth.button)
+        loop = RefereeLoop(Referee(config), horizon_s, tracker=pipeline)
+        loop.push(DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in truth.actions)
+        return loop
+
+    return make
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -79,6 +113,8 @@ def main() -> None:
     ap.add_argument("--model", default=None)
     ap.add_argument("--horizon", type=float, default=3.0,
                     help="seconds behind the video events are put back in time order (audit --horizon)")
+    ap.add_argument("--hints", choices=("referee", "none"), default="referee",
+                    help="phase hints to the tracker from a referee following the events (as the audit), or none")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
@@ -88,8 +124,11 @@ def main() -> None:
     def table(game: str, seed: int, size: tuple[int, int]) -> SimulatedTable:
         return SimulatedTable(game, seed, size=size, fps=15.0, errors=errors if seed % 2 else ())
 
+    follow = referee_follower(args.horizon) if args.hints == "referee" else None
+    print(f"phase_hints: {args.hints}")
     t0 = time.perf_counter()
-    videos = [track_video(table(g, s, (w, h)), horizon_s=args.horizon) for g in games for s in _seeds(args.seeds)]
+    videos = [track_video(table(g, s, (w, h)), horizon_s=args.horizon, follow=follow)
+              for g in games for s in _seeds(args.seeds)]
     _report("truth", videos, time.perf_counter() - t0, args.verbose)
 
     if args.onnx_frames <= 0:
@@ -103,7 +142,7 @@ def main() -> None:
         return
     t0 = time.perf_counter()
     onnx = [track_video(table(g, s, (1280, 720)), detector_fn(detector), frames=args.onnx_frames,
-                        horizon_s=args.horizon) for g in games for s in _seeds(args.onnx_seeds)]
+                        horizon_s=args.horizon, follow=follow) for g in games for s in _seeds(args.onnx_seeds)]
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)
 
 

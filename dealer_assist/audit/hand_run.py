@@ -47,6 +47,12 @@ class HandRun(ShowdownChecks):
         return VISION_PHASES.get(self.hand.phase, "showdown")
 
     @property
+    def folded_seats(self) -> frozenset[int]:
+        """Seats dealt in that have folded (or mucked at showdown): their cards going to the muck is a fold."""
+        hand = self.hand
+        return frozenset(s for s, i in hand.index_of.items() if not hand.live[i])
+
+    @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE
 

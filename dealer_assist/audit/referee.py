@@ -117,6 +117,11 @@ class Referee:
         """The tracker's phase hint ("deal", "betting", "draw", "showdown")."""
         return self.run.vision_phase if self.run is not None else "deal"
 
+    @property
+    def folded_seats(self) -> frozenset[int]:
+        """Seats of the hand in progress that have folded (for the tracker, with `vision_phase`)."""
+        return self.run.folded_seats if self.run is not None else frozenset()
+
     # -- feeding -----------------------------------------------------------------------------------
 
     def feed(self, item: RefereeInput) -> list[Output]:

@@ -70,7 +70,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from tqdm import tqdm
 
     from dealer_assist.audit.actions_file import read_actions
-    from dealer_assist.audit.ordering import InputOrderer
+    from dealer_assist.audit.loop import RefereeLoop
     from dealer_assist.audit.referee import Referee
     from dealer_assist.audit.report import report_text, report_to_dict
     from dealer_assist.audit.table import TableConfig
@@ -124,22 +124,21 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
         frames = RecentFrames(size=max(30, int((horizon + 2) * max(source.fps, 1.0))))
         sink = HandLogSink(log, session, frames=frames, encode=encode_jpeg)
         referee = Referee(config, sink)
-        orderer = InputOrderer(horizon)
-        orderer.push(dealer_actions)
+        loop = RefereeLoop(referee, horizon, tracker=pipeline)     # the referee's phase goes back to the tracker
+        loop.push(dealer_actions)
         total = int(truth.data["frames"]) if truth is not None else None
         bar = tqdm(total=total, unit="frame", disable=not progress, file=sys.stderr, desc=Path(video).name)
         last_t = 0.0
         try:
             for frame, events in pipeline.run(source):
                 frames.add(frame.index, frame.image)
-                orderer.push(events)
-                referee.feed_all(orderer.release(frame.t))
+                loop.push(events)
+                loop.advance(frame.t)
                 last_t = frame.t
                 bar.update(1)
         finally:
             bar.close()
-        referee.feed_all(orderer.flush())
-        referee.close(last_t)
+        loop.finish(last_t)
     finally:
         log.close()
     if as_json:

@@ -19,14 +19,21 @@ of the button (a `button_moved` before anything happened, when no button was kno
 state, not an event, and is left out of the found events. An extra event stamped while a hand or a
 chip stack passes over the table (`SimulatedTable.occluders`) counts as spurious from an occluder.
 Latency is video time from the truth's landing frame to the frame whose update returned the event.
+
+Phase hints: with `follow` (`track_video(sim, follow=...)`), something that follows the tracked events as the
+product does (the benchmark passes the audit's `RefereeLoop`: a Referee fed the events and the video's dealer
+actions in time order, `horizon_s` behind) gets each frame's events and then tells the pipeline's tracker the
+hand's phase (`Pipeline.set_phase`). This module does not import `audit` (layers): it only calls `push` and
+`advance`.
 """
 
 from __future__ import annotations
 
 import heapq
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -111,6 +118,18 @@ def time_ordered(found: Sequence[TableEvent], emitted: Sequence[float], horizon_
     return [e for e, _ in out], [a for _, a in out]
 
 
+class Follower(Protocol):
+    """Follows the tracked events (as `audit.loop.RefereeLoop` does) and may tell the pipeline the hand's phase."""
+
+    def push(self, items: Iterable[TableEvent]) -> None: ...
+
+    def advance(self, now: float) -> object: ...
+
+
+FollowerFactory = Callable[[SimulatedTable, Pipeline], Follower]
+"""Makes the follower of one video, given the video and the pipeline tracking it."""
+
+
 @dataclass(frozen=True)
 class TrackedVideo:
     """One simulated hand tracked end to end."""
@@ -150,19 +169,26 @@ class TrackedVideo:
 
 
 def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None,
-                horizon_s: float = ORDER_HORIZON_S) -> TrackedVideo:
-    """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span."""
+                horizon_s: float = ORDER_HORIZON_S, follow: FollowerFactory | None = None) -> TrackedVideo:
+    """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span.
+
+    `follow`: makes a follower that gets each frame's events, then `advance(t)` (it may give the pipeline phase
+    hints); without it the tracker gets no hints."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
     calibration = CameraCalibration.from_table_to_image(np.array(truth.homography), sim.size, sim.profile.name)
     pipe = Pipeline.build(sim.profile, calibration, FakeDetector(),
                           TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
+    follower = follow(sim, pipe) if follow is not None else None
     n = sim.frame_count if frames is None else min(frames, sim.frame_count)
     found: list[TableEvent] = []
     emitted: list[float] = []
     for f in range(n):
         image, objects = sim.render_frame_truth(f)
         batch = pipe.update_detections(detect(image, objects), f / sim.fps, f)
+        if follower is not None:
+            follower.push(batch)
+            follower.advance(f / sim.fps)
         found += batch
         emitted += [f / sim.fps] * len(batch)
     tail = pipe.flush()

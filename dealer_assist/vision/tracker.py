@@ -8,14 +8,20 @@ couple of frames, makes no event; up to `max_gap` odd frames inside a change do 
 Cards count as leaving only when they were seen going (loose near the seat outside every zone, or
 the muck growing); cards that merely vanish (a hand resting over them) must stay gone `vanish_s`
 (2.5 s). Events carry the timestamp and index of the frame where the change began (the card
-landed), not the frame where it was confirmed.
+landed), not the frame where it was confirmed; cards that vanished (a hand lay over them) and were
+seen going to the muck `covered_s` or more later (loose beside the seat, then the muck grew) went
+when they were seen going.
 
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`.
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
-  whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. Without one,
+  whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. A hint that lags
+  the video (`as_of`: the referee follows the table some seconds behind, in time order) speaks for the
+  moment the cards went once it has caught up with it: the seat waits until then (a seat the referee
+  knows has folded, `folded`, or a betting round or showdown then: `SeatFolded`; a draw round:
+  `CardsDiscarded`); `hint_lag_s` behind the video it is not waited for. Without a word from a hint,
   it waits: `CardsDiscarded` if the seat's next cards arrive first, else `SeatFolded` (stamped when
   the cards left) once another seat changes (draw procedure "sequential": each seat is served
   before the next declares) or once no seat has changed and the muck has not grown (a burn) for
@@ -37,6 +43,7 @@ Timing assumption: replacements land at least `leave_s` after the discards leave
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dealer_assist.cards import Card
@@ -60,6 +67,25 @@ PHASES = ("deal", "betting", "draw", "showdown")
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseHint:
+    """What the referee knows of the hand in progress, for the tracker (`Tracker.set_phase`).
+
+    `phase`: "deal", "betting", "draw", "showdown", or None (no word: the tracker infers). `as_of`: the
+    video time up to which the referee has followed the table (None: it is up to date, the hint holds now).
+    `folded`: the seats the referee knows have folded (the dealer entered it), whose cards going is a fold
+    whatever the phase (a fold that closes a betting round has already opened the draw).
+    """
+
+    phase: str | None = None
+    as_of: float | None = None
+    folded: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.phase is not None and self.phase not in PHASES:
+            raise DealerAssistError(f"unknown phase {self.phase!r}; accepted: {', '.join(PHASES)} or None")
+
+
+@dataclass(frozen=True, slots=True)
 class TrackerConfig:
     """How long a change must persist before it counts, and the hand size (4 Badugi, 5 Badacey)."""
 
@@ -78,9 +104,11 @@ class TrackerConfig:
     fold_wait_s: float = 2.5
     together_s: float = 0.1   # cards arriving at a seat this close together came uncovered, not dealt
     partial_hold_s: float = 1.5   # a partial discard waits this long for cards coming back uncovered (0: never)
+    covered_s: float = 0.3   # cards gone this long before they were seen going to the muck had been covered first
     hand_size: int = 4
     draw_procedure: str = "sequential"
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
+    hint_lag_s: float = 8.0  # a phase hint further behind the video than this is not waited for (> audit --horizon)
 
     def __post_init__(self) -> None:
         if self.draw_procedure not in DRAW_PROCEDURES:
@@ -339,19 +367,37 @@ class Tracker:
         self._stub = ZoneSmoother(self.config)
         self._button = ButtonSmoother(self.config)
         self._hand = _Hand()
-        self._phase: str | None = None
+        self._hint = PhaseHint()
+        self._now = float("-inf")
         self._last_change_t = float("-inf")
         self._first_t: float | None = None
         self._loose_t = [float("-inf")] * seats
         self._muck_t = [float("-inf")] * seats
+        self._loose_since: list[Entry | None] = [None] * seats      # when each seat's last loose cards began to move
+        self._went: list[Entry | None] = [None] * seats             # ... when that was followed by the muck growing
         self._muck_pile = ZoneSmoother(self.config)            # the muck zone alone: did it just grow?
         self.events_emitted = 0
 
-    def set_phase(self, phase: str | None) -> None:
-        """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer)."""
-        if phase is not None and phase not in PHASES:
-            raise DealerAssistError(f"unknown phase {phase!r}; accepted: {', '.join(PHASES)} or None")
-        self._phase = phase
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
+        """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer); with
+        `as_of`, as of that video time (the referee follows the table behind the video); `folded`: the seats it
+        knows have folded. See `PhaseHint`."""
+        self._hint = PhaseHint(phase, as_of, frozenset(folded))
+
+    @property
+    def _phase(self) -> str | None:
+        """The phase the hint says the table is in now (None when it lags the video: it says nothing of now)."""
+        return self._hint.phase if self._hint.as_of is None else None
+
+    def _told(self, seat: int, since: float) -> str | None:
+        """What the hint says of a seat whose cards all went at `since`: "fold", "discard", "wait" (a lagging hint
+        has not caught up with `since` yet), or None (no word: the tracker's own rules decide)."""
+        hint = self._hint
+        if hint.as_of is not None and hint.as_of + _EPS < since:
+            return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else None
+        if seat in hint.folded or hint.phase in ("betting", "showdown"):
+            return "fold"
+        return "discard" if hint.phase == "draw" else None
 
     # -- state for the UI -----------------------------------------------------------------------
 
@@ -375,6 +421,7 @@ class Tracker:
         if len(obs.seats) != self.seat_count:
             raise ValueError(f"observation has {len(obs.seats)} seats, tracker has {self.seat_count}")
         t, frame = obs.t, obs.frame
+        self._now = t
         if self._first_t is None:
             self._first_t = t
         if t - self._first_t < self.config.adopt_s:
@@ -383,6 +430,8 @@ class Tracker:
         # is put down to the seats that just had loose cards, if any, else to every seat).
         for i in range(self.seat_count):                        # loose beside a seat that is short: going
             if obs.loose and obs.loose[i] and obs.seats[i].count < self._seats[i].stable.count:
+                if t - self._loose_t[i] > self.config.covered_s + _EPS:
+                    self._loose_since[i] = Entry(t, frame, EMPTY)     # a new movement began
                 self._loose_t[i] = t
         grown = [c for c in self._muck_pile.update(t, frame, ZoneView(obs.muck.count)) if c.new.count > c.old.count]
         if grown:                                               # the muck pile settled bigger
@@ -393,6 +442,8 @@ class Tracker:
             recent = [i for i in range(self.seat_count) if began - self._loose_t[i] <= self.config.evidence_keep_s]
             for i in recent or range(self.seat_count):
                 self._muck_t[i] = t
+            for i in recent:                                    # their cards went when last seen moving
+                self._went[i] = self._loose_since[i]
         commits: list[tuple[int, Commit]] = []
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
@@ -406,12 +457,19 @@ class Tracker:
         events: list[TableEvent] = []
         for seat, p in list(self._hand.pending.items()):
             arriving = self._seats[seat - 1].arriving           # its replacements may be landing right now
+            if not arriving:
+                self._restamp(seat, p)
+            told = None if p.partial else self._told(seat, p.t)
+            if told == "discard" or (told == "fold" and not arriving):
+                events += self._resolve_fold(seat, discard=told == "discard")
+                continue
             due = p.due if p.partial else max(p.t, self._last_change_t) + self.config.fold_wait_s
-            if t + _EPS >= due and not arriving:
+            if told is None and t + _EPS >= due and not arriving:
                 events += self._resolve_fold(seat)
         for seat, commit in commits:
             if self.config.draw_procedure == "sequential":
-                for other in [s for s, p in self._hand.pending.items() if s != seat and not p.partial]:
+                for other in [s for s, p in self._hand.pending.items()
+                              if s != seat and not p.partial and self._told(s, p.t) is None]:
                     events += self._resolve_fold(other)
             events += self._seat_events(seat, commit)
         if commits:
@@ -453,18 +511,19 @@ class Tracker:
     def flush(self) -> list[TableEvent]:
         """At the end of a source: settle seats still waiting between fold and full discard (as folds)."""
         events: list[TableEvent] = []
-        for seat in list(self._hand.pending):
-            events += self._resolve_fold(seat)
+        for seat, p in list(self._hand.pending.items()):
+            events += self._resolve_fold(seat, discard=not p.partial and self._told(seat, p.t) == "discard")
         return events
 
     # -- rules ----------------------------------------------------------------------------------
 
-    def _resolve_fold(self, seat: int) -> list[TableEvent]:
-        """A seat waiting: a fold (it emptied), or a partial discard held long enough."""
+    def _resolve_fold(self, seat: int, discard: bool = False) -> list[TableEvent]:
+        """A seat waiting: a fold (it emptied; with `discard`, the referee said a draw was on), or a partial discard
+        held long enough."""
         p = self._hand.pending.pop(seat, None)
         if p is None:
             return []
-        if p.partial:
+        if p.partial or discard:
             self._hand.drawing = self._hand.drawing or self._dealt_out(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
         return [SeatFolded(p.t, p.frame, seat)]
@@ -491,6 +550,21 @@ class Tracker:
                        for k in range(1, commit.new.count - commit.old.count + 1))
         return together if 2 <= together <= pending.count else 0
 
+    def _left_at(self, seat: int, commit: Commit) -> Entry:
+        """When a seat's cards left: when they were last seen going to the muck, if that was at least `covered_s` after
+        they vanished (a hand lay over them, then they went), else the first frame of the change."""
+        start, went = commit.start, self._went[seat - 1]
+        if went is not None and start.t + self.config.covered_s - _EPS <= went.t <= commit.entries[-1].t + _EPS:
+            return went
+        return start
+
+    def _restamp(self, seat: int, p: _Pending) -> None:
+        """A seat waiting whose cards were seen going to the muck `covered_s` or more after they vanished: they went
+        then (a hand had lain over them first)."""
+        went = self._went[seat - 1]
+        if went is not None and went.t + _EPS >= p.t + self.config.covered_s:
+            p.t, p.frame = went.t, went.frame
+
     def _seat_events(self, seat: int, commit: Commit) -> list[TableEvent]:
         hand, cfg = self._hand, self.config
         old, new = commit.old, commit.new
@@ -501,7 +575,7 @@ class Tracker:
         ups = _sorted(new_up)
         flipped = ups[:flipped_n]
         arrived_up = ups[flipped_n:] if delta > 0 else ()
-        start = commit.start
+        start = self._left_at(seat, commit) if delta < 0 else commit.start
         events: list[TableEvent] = []
         held = hand.pending.get(seat)
         merge: _Pending | None = None
@@ -535,14 +609,17 @@ class Tracker:
             others_hold = any(s.stable.count for i, s in enumerate(self._seats, 1) if i != seat)
             if seat in hand.shown or (new.count == 0 and not others_hold):
                 pass                                # a shown hand or the last hand being pushed away
-            elif new.count == 0 and self._phase in ("betting", "showdown"):
-                events.append(SeatFolded(start.t, start.frame, seat))
-            elif new.count == 0 and self._phase != "draw":
-                hand.pending[seat] = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
-                                      _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
             elif new.count == 0:
-                events.append(CardsDiscarded(start.t, start.frame, seat, old.count, _sorted(lost_up)))
-                hand.drawing = hand.drawing or self._dealt_out(seat)
+                went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
+                        _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
+                told = self._told(seat, went.t)
+                if told == "fold":
+                    events.append(SeatFolded(went.t, went.frame, seat))
+                elif told == "discard":
+                    events.append(CardsDiscarded(went.t, went.frame, seat, went.count, went.cards))
+                    hand.drawing = hand.drawing or self._dealt_out(seat)
+                else:
+                    hand.pending[seat] = went
             elif cfg.partial_hold_s > 0 and not lost_up:
                 first = merge or _Pending(start.t, start.frame, 0, ())
                 hand.pending[seat] = _Pending(first.t, first.frame, first.count - delta, (), partial=True,

@@ -1,0 +1,62 @@
+"""The loop between the camera and the referee, with the referee's phase hint going back to the tracker.
+
+    loop = RefereeLoop(referee, horizon_s=3.0, tracker=pipeline)
+    loop.push(dealer_actions)                     # actions from a file: pushed up front
+    for frame, events in pipeline.run(source):
+        loop.push(events)
+        outputs = loop.advance(frame.t)           # feeds the referee what is due, then tells the tracker
+    loop.finish(last_t)
+
+Table events and dealer actions are put back in time order `horizon_s` behind the video
+(`InputOrderer`) and fed to the Referee. After each step the tracker is told the phase of the hand
+as the referee sees it ("deal", "betting", "draw", "showdown": `Referee.vision_phase`), the seats it
+knows have folded, and the video time it has followed the table up to (`as_of`: `horizon_s` behind
+the frame). A tracker that sees a seat's cards all go waits for the referee to catch up with that
+moment, then calls it a fold or a full discard (see `vision.tracker`); the phase of the hand now,
+`horizon_s` behind, would be wrong around the end of each betting round and draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from dealer_assist.audit.ordering import DEFAULT_HORIZON_S, InputOrderer, Item
+from dealer_assist.audit.outputs import Output
+from dealer_assist.audit.referee import Referee
+
+
+class PhaseListener(Protocol):
+    """What hears the referee's phase hint: `vision.pipeline.Pipeline` or `vision.tracker.Tracker`."""
+
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None: ...
+
+
+class RefereeLoop:
+    """`push(items)` as they come, `advance(now)` each frame, `finish(t)` at the end (see the module notes)."""
+
+    def __init__(self, referee: Referee, horizon_s: float = DEFAULT_HORIZON_S,
+                 tracker: PhaseListener | None = None) -> None:
+        self.referee = referee
+        self.orderer = InputOrderer(horizon_s)
+        self.tracker = tracker
+
+    def push(self, items: Iterable[Item]) -> None:
+        self.orderer.push(items)
+
+    def advance(self, now: float) -> list[Output]:
+        """Feed the referee what is `horizon_s` behind `now`, then give the tracker the referee's phase as of then."""
+        outputs = self.referee.feed_all(self.orderer.release(now))
+        self.tell(now - self.orderer.horizon_s)
+        return outputs
+
+    def tell(self, as_of: float | None) -> None:
+        """Give the tracker the referee's phase and folded seats, as of video time `as_of` (None: now)."""
+        if self.tracker is not None:
+            self.tracker.set_phase(self.referee.vision_phase, as_of=as_of, folded=self.referee.folded_seats)
+
+    def finish(self, t: float) -> list[Output]:
+        """The source ended at video time `t`: feed everything still held, then close the referee."""
+        outputs = self.referee.feed_all(self.orderer.flush())
+        self.referee.close(t)
+        return outputs
