@@ -309,10 +309,13 @@ def _classifier_module() -> Any:
     class IndexNet(nn.Module):
         """Crop (N, 3, S, S) RGB 0..1 -> rank logits (13), suit logits (4), index-corner logit (1)."""
 
-        def __init__(self) -> None:
+        def __init__(self, arch: str = "v1") -> None:
             super().__init__()
+            # v1 halves the crop in its first layer; v2 keeps one layer at full resolution (glyph strokes are
+            # 1 to 2 px in a 32 px crop of a small corner)
+            stem = [block(3, 32, stride=2)] if arch == "v1" else [block(3, 24), block(24, 32, stride=2)]
             self.features = nn.Sequential(
-                block(3, 32, stride=2), block(32, 32), nn.MaxPool2d(2),
+                *stem, block(32, 32), nn.MaxPool2d(2),
                 block(32, 64), block(64, 64), nn.MaxPool2d(2),
                 block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             )
@@ -355,7 +358,7 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
     x_val = torch.from_numpy(data["x_val"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
     y_val = torch.from_numpy(data["y_val"])
     index_net, combined = _classifier_module()
-    net = index_net()
+    net = index_net(str(cfg.extra.get("classifier_arch", "v1")))
     init = cfg.extra.get("classifier_init")
     if init:  # continue from earlier weights (a state dict saved beside the ONNX file)
         net.load_state_dict(torch.load(str(init), map_location="cpu"))
