@@ -13,9 +13,12 @@ from PySide6.QtWidgets import QApplication
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
+from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.live_session import LiveSession
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import Settings
 from dealer_assist.app.models.sim_demo import SimVideoWorker
+from dealer_assist.app.models.table import TableModel
 from dealer_assist.audit.referee import Referee
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.sink import HandLogSink
@@ -51,9 +54,10 @@ def recorded_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = HandLog.open(path)
     session = log.open_session("sim table", "trainee dealer", house_rules=worker.config.rules.to_dict())
     referee = Referee(worker.config, HandLogSink(log, session, frames=_RenderOnDemand(worker.sim), encode=_jpeg))
-    while not worker.events.empty():
-        referee.feed(worker.events.get())
-    referee.close(worker.last_t)
+    live = LiveSession(referee, TableModel(), FlagListModel(), worker)  # puts the queued items in time order
+    live.poll(limit=None)
+    assert live.ended
+    live.stop()
     log.close()
     return path
 

@@ -55,6 +55,9 @@ def test_video_demo_hand_to_showdown_award_shown_is_the_rules_engines(qtbot, win
             assert f"Seat {share.seat}" in text and f"{share.amount} chip" in text
     assert not window.flags.entries  # a clean hand raises nothing
     assert not window.notice.isVisible()
+    hint = worker.hints.hint  # the referee's phase went back to the tracker, frame by frame up to the last
+    assert worker.lockstep and hint is not None and hint.phase == "showdown"
+    assert hint.as_of == pytest.approx(worker.last_t - worker.horizon_s)
 
 
 def test_video_demo_injected_error_is_flagged_on_its_seat(qtbot, window: MainWindow) -> None:

@@ -398,8 +398,8 @@ class MainWindow(QMainWindow):
         """Play a simulated hand's real video (synth.SimulatedTable) through tracker and referee.
 
         Rendering and tracking run on the worker thread; the view polls the newest frame; the referee
-        runs here on a timer (`_sim_poll`), like Live at a real table. Detections are the simulator's
-        ground truth (said on the video)."""
+        runs here on a timer (`_sim_poll`), like Live at a real table, and its phase hint goes back to the
+        tracker. Detections are the simulator's ground truth (said on the video)."""
         from dealer_assist.app.models.sim_demo import SimVideoWorker
 
         if self.driver is not None:
@@ -412,7 +412,7 @@ class MainWindow(QMainWindow):
         self.live.show_award(None)
         self.live.video.message = "Building the simulated table…"
         worker = SimVideoWorker(self.settings.house_preset, seed, errors=errors, players=players, slot=self.slot,
-                                realtime=realtime, render=render, fps=fps)
+                                realtime=realtime, render=render, fps=fps, lockstep=not realtime)
         self.sim_worker = worker
         worker.start()
         self.sim_timer.start()
@@ -459,7 +459,8 @@ class MainWindow(QMainWindow):
             self.session = session
             self.table_label.setText(f"simulated {worker.profile.name} · {self.settings.house_preset} · "
                                      f"seed {worker.seed}")
-        self.session.poll()
+        # Not in real time, the worker waits on each frame's phase hint (lockstep): keep answering it for a while.
+        self.session.poll(wait_s=0.0 if self.sim_realtime else 0.02)
         if worker.status in ("ended", "stopped", "failed") and worker.events.empty():
             self.sim_timer.stop()
             if worker.status == "ended" and self.sim_realtime:
@@ -551,7 +552,7 @@ class MainWindow(QMainWindow):
             return None
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
         referee = Referee(TableConfig.make(self.rules, stacks, button=1))
-        worker = VisionWorker(source, pipeline, self.slot)
+        worker = VisionWorker(source, pipeline, self.slot)  # horizon 0: the referee answers the pad at once
         self.session = LiveSession(referee, self.table, self.flags, worker)
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
         self.session.award_ready.connect(self.live.show_award)

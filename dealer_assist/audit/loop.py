@@ -14,11 +14,15 @@ knows have folded, and the video time it has followed the table up to (`as_of`: 
 the frame). A tracker that sees a seat's cards all go waits for the referee to catch up with that
 moment, then calls it a fold or a full discard (see `vision.tracker`); the phase of the hand now,
 `horizon_s` behind, would be wrong around the end of each betting round and draw.
+
+The desktop app's `LiveSession` runs the same loop on the UI thread (its tracker is on a worker thread: the hint
+goes through a mailbox the worker reads before each frame), with its own `feed` (an item the referee cannot take
+is flagged, not raised) and `drain()` at the end of the source (the session closes the referee when it stops).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from dealer_assist.audit.ordering import DEFAULT_HORIZON_S, InputOrderer, Item
@@ -36,17 +40,19 @@ class RefereeLoop:
     """`push(items)` as they come, `advance(now)` each frame, `finish(t)` at the end (see the module notes)."""
 
     def __init__(self, referee: Referee, horizon_s: float = DEFAULT_HORIZON_S,
-                 tracker: PhaseListener | None = None) -> None:
+                 tracker: PhaseListener | None = None, feed: Callable[[Item], list[Output]] | None = None) -> None:
         self.referee = referee
         self.orderer = InputOrderer(horizon_s)
         self.tracker = tracker
+        self.feed = feed if feed is not None else referee.feed
+        """Gives the referee one item (the app's live session passes its own, which flags an item it cannot take)."""
 
     def push(self, items: Iterable[Item]) -> None:
         self.orderer.push(items)
 
     def advance(self, now: float) -> list[Output]:
         """Feed the referee what is `horizon_s` behind `now`, then give the tracker the referee's phase as of then."""
-        outputs = self.referee.feed_all(self.orderer.release(now))
+        outputs = self._feed_all(self.orderer.release(now))
         self.tell(now - self.orderer.horizon_s)
         return outputs
 
@@ -55,8 +61,18 @@ class RefereeLoop:
         if self.tracker is not None:
             self.tracker.set_phase(self.referee.vision_phase, as_of=as_of, folded=self.referee.folded_seats)
 
+    def drain(self) -> list[Output]:
+        """The source ended: feed everything still held (the referee stays open)."""
+        return self._feed_all(self.orderer.flush())
+
     def finish(self, t: float) -> list[Output]:
         """The source ended at video time `t`: feed everything still held, then close the referee."""
-        outputs = self.referee.feed_all(self.orderer.flush())
+        outputs = self.drain()
         self.referee.close(t)
+        return outputs
+
+    def _feed_all(self, items: Iterable[Item]) -> list[Output]:
+        outputs: list[Output] = []
+        for item in items:
+            outputs += self.feed(item)
         return outputs

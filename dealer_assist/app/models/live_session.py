@@ -1,15 +1,23 @@
 """Live mode wired end to end: camera frames -> vision pipeline (its own thread) -> table events ->
 Referee (UI thread, in time order with the dealer's actions) -> the seat, pot, prompt, flag and award
-models the widgets show.
+models the widgets show; the referee's phase hint goes back to the tracker.
 
 The vision thread puts each frame in the view's slot of one (the video never waits) and every table
-event in a queue (events are never dropped); the UI drains the queue on a timer with `poll()`.
+event in a queue (events are never dropped), then a `Reached(t)` marker; the UI drains the queue on a
+timer with `poll()` into the audit's `RefereeLoop`, advanced at each marker as `dealer-assist audit`
+advances it once a frame: items are fed `horizon_s` behind the video in time order, then the referee's
+phase, as of then, goes to the worker's `PhaseMailbox`, which the vision thread hands its pipeline before
+the next frame (see `worker_feed`).
+
+A camera's worker has `horizon_s = 0`: the referee answers the dealer's pad at once, and its hint is as of
+the last frame it has followed. The simulated demo's worker holds everything back 3 s, as the audit does.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -18,7 +26,9 @@ from dealer_assist.app.models.demo_driver import hand_seat_states
 from dealer_assist.app.models.flags import FlagEntry, FlagListModel
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import TableModel
-from dealer_assist.audit.outputs import AwardMade
+from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
+from dealer_assist.audit.loop import RefereeLoop
+from dealer_assist.audit.outputs import AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.audit.referee import Referee
 from dealer_assist.errors import DealerAssistError
@@ -29,16 +39,19 @@ from dealer_assist.vision.pipeline import Pipeline
 
 
 class VisionWorker(threading.Thread):
-    """Reads a source, shows each frame through `slot`, runs the pipeline, queues the events."""
+    """Reads a source, shows each frame through `slot`, runs the pipeline, queues the events and `Reached(t)`;
+    before each frame, the referee's newest phase hint (`hints`) goes to the pipeline."""
 
     def __init__(self, source: FrameSource, pipeline: Pipeline, slot: LatestFrame | None = None,
-                 ring: FrameRing | None = None) -> None:
+                 ring: FrameRing | None = None, horizon_s: float = 0.0) -> None:
         super().__init__(name="vision", daemon=True)
         self.source = source
         self.ring = ring if ring is not None else FrameRing()
         self.pipeline = pipeline
         self.slot = slot
-        self.events: queue.Queue[TableEvent] = queue.Queue()
+        self.events: queue.Queue[TableEvent | Reached] = queue.Queue()
+        self.hints = PhaseMailbox()
+        self.horizon_s = horizon_s
         self.last_t = 0.0
         self.status = "running"
         self.error: str | None = None
@@ -56,11 +69,14 @@ class VisionWorker(threading.Thread):
                 if self.slot is not None:
                     self.slot.put(frame)
                 self.ring.add(frame)
+                self.hints.deliver(self.pipeline)
                 for event in self.pipeline.update(frame):
                     self.events.put(event)
+                self.events.put(Reached(frame.t))
                 self.last_t = frame.t
             for event in self.pipeline.flush():
                 self.events.put(event)
+            self.events.put(Reached(self.last_t, end=True))
             self.status = "ended" if not self._halt.is_set() else "stopped"
         except (SourceError, DealerAssistError, OSError) as exc:
             self.error = str(exc)
@@ -72,7 +88,9 @@ class VisionWorker(threading.Thread):
 class EventWorker(Protocol):
     """What LiveSession needs of its worker thread (VisionWorker, or the demo's SimVideoWorker)."""
 
-    events: queue.Queue[Any]  # TableEvent, and for the demo also DealerAction
+    events: queue.Queue[Any]  # TableEvent and Reached, and for the demo also DealerAction
+    hints: PhaseMailbox  # the referee's phase hint, for the worker's pipeline
+    horizon_s: float  # how far behind the video the referee follows it
     last_t: float
     ring: FrameRing
 
@@ -94,6 +112,12 @@ class LiveSession:
         self.table = table
         self.flags = flags
         self.worker = worker
+        # Hint hand-over: an immutable PhaseHint swapped into the worker's mailbox, applied by the worker before a frame
+        # (the tracker is only touched on its own thread; no lock around the pipeline, no hint torn mid-frame).
+        self.loop = RefereeLoop(referee, worker.horizon_s if worker is not None else 0.0,
+                                tracker=worker.hints if worker is not None else None, feed=self.feed)
+        self.now = float("-inf")  # the video time the loop has been advanced to
+        self.ended = False  # the worker's source ended and everything it queued has been fed
         self.award: Award | None = None
         self.award_ready = Signal()
         self.hand_started = Signal()
@@ -113,21 +137,40 @@ class LiveSession:
             self.worker.join(timeout=3)
         self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
 
-    def poll(self, limit: int = 500) -> int:
-        """Feed the referee the events the vision thread queued (at most `limit`); returns how many."""
+    def poll(self, limit: int | None = 500, wait_s: float = 0.0) -> int:
+        """Take what the vision thread queued (at most `limit` items): events into the loop, and at each `Reached`
+        the loop advanced (the referee fed, the tracker told). With `wait_s`, wait that long in all for more (a
+        worker in lockstep, not paced by a clock, waits on each frame's hint). Returns how many items were taken."""
         if self.worker is None:
             return 0
-        fed = 0
-        while fed < limit:
+        deadline = time.monotonic() + wait_s
+        taken = 0
+        while limit is None or taken < limit:
+            left = 0.0 if self.ended else deadline - time.monotonic()
             try:
-                event = self.worker.events.get_nowait()
+                item = self.worker.events.get(timeout=left) if left > 0 else self.worker.events.get_nowait()
             except queue.Empty:
                 break
-            self.feed(event)
-            fed += 1
-        return fed
+            self._take(item)
+            taken += 1
+        return taken
 
-    def feed(self, item: TableEvent | DealerAction) -> None:
+    def _take(self, item: TableEvent | DealerAction | Reached) -> None:
+        if not isinstance(item, Reached):
+            self.loop.push([item])
+            return
+        self.advance(item.t)
+        if item.end:
+            self.loop.drain()
+            self.ended = True
+
+    def advance(self, now: float) -> None:
+        """Feed the referee what is due at video time `now` (never back in time) and tell the tracker."""
+        self.now = max(self.now, now)
+        self.loop.advance(self.now)
+
+    def feed(self, item: TableEvent | DealerAction) -> list[Output]:
+        """Give the referee one item now (the loop calls this with the items it releases) and update the models."""
         try:
             outputs = self.referee.feed(item)
         except DealerAssistError as exc:  # never take the table down: flag it and carry on
@@ -152,11 +195,22 @@ class LiveSession:
                 self.sync()
                 self.award_ready.emit(out.award)
         self.sync()
+        return outputs
 
     def dealer_action(self, action: DealerAction) -> None:
-        """An action from the pad, stamped with the video's time so it sorts with the camera's events."""
-        t = self.worker.last_t if self.worker is not None else action.t
-        self.feed(replace(action, t=t))
+        """An action from the pad, stamped with the video's time so it sorts with the camera's events: what the
+        camera queued before it goes in first, then it goes in with them (`horizon_s` later, as they do)."""
+        if self.worker is None:
+            self.loop.push([action])
+            self.loop.drain()
+            return
+        t = self.worker.last_t  # read before draining: everything up to this frame is queued by now
+        self.poll(limit=None)
+        self.loop.push([replace(action, t=t)])
+        if self.ended:
+            self.loop.drain()
+        else:
+            self.advance(t)
 
     def _flag(self, flag: Flag) -> None:
         self.flags.add(flag)

@@ -3,9 +3,13 @@ vision chain tracks it, the referee referees it, and the live view shows it all 
 
 Everything heavy runs on the `SimVideoWorker` thread: building the simulated hand, rendering each
 frame, detecting, mapping and tracking. Frames go into the view's slot of one (the view polls it on
-a QTimer, stale frames are dropped); table events and the dealer's betting input (the simulation's
-own actions, as a dealer would enter them) go, put back in time order by the referee's
-`InputOrderer`, into a queue that `LiveSession.poll` drains on the UI thread into the `Referee`.
+a QTimer, stale frames are dropped); the dealer's betting input (the simulation's own actions, as a
+dealer would enter them, queued up front), then each frame's table events and a `Reached(t)` marker,
+go into a queue that `LiveSession.poll` drains on the UI thread into the audit's `RefereeLoop`: put
+back in time order `horizon_s` behind the video and fed to the `Referee`, whose phase hint comes back
+through the worker's `PhaseMailbox` to the tracker before the next frame, as in `dealer-assist audit`.
+Not paced by a clock (`realtime=False`), the worker can run in `lockstep`: it waits for the hint of
+each frame before the next, so the tracker hears exactly what the audit's loop would tell it.
 
 Detections: running the trained card detector on every frame is too slow on a small CPU beside the
 renderer, so by default the detector is *simulated*: each frame's ground truth (every card where
@@ -22,14 +26,14 @@ import queue
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from dealer_assist.app.models.capture import FrameRing, LatestFrame
-from dealer_assist.audit.ordering import InputOrderer
+from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import Card
@@ -177,7 +181,8 @@ class SimVideoWorker(threading.Thread):
 
     `ready` is set once the video is built (then `profile`, `calibration`, `config`, `hand`, `truth`
     are there); `status` is "building", "running", "ended", "stopped" or "failed" (with `error`).
-    With `realtime=False` every frame is rendered as fast as the machine goes (tests, headless).
+    With `realtime=False` every frame is rendered as fast as the machine goes (tests, headless); with
+    `lockstep` too, each frame waits for the referee's hint of the frame before (a `LiveSession` must poll it).
     """
 
     def __init__(
@@ -196,6 +201,7 @@ class SimVideoWorker(threading.Thread):
         horizon_s: float = 3.0,
         action_delay_s: float = 0.0,
         render_process: bool | None = None,
+        lockstep: bool = False,
     ) -> None:
         super().__init__(name="sim-video", daemon=True)
         self.preset = preset
@@ -210,11 +216,13 @@ class SimVideoWorker(threading.Thread):
         self.render = render
         self.horizon_s = horizon_s
         self.action_delay_s = action_delay_s
+        self.lockstep = lockstep and not realtime
         # Rendering in a child process keeps the GIL free for the UI; only worth it when rendering in real time.
         self.render_process = (render and realtime) if render_process is None else render_process
         self._renderer: RenderProcess | None = None
         self.ring = FrameRing(size=int(fps * 6))
-        self.events: queue.Queue[TableEvent | DealerAction] = queue.Queue()
+        self.events: queue.Queue[TableEvent | DealerAction | Reached] = queue.Queue()
+        self.hints = PhaseMailbox()
         self.last_t = 0.0
         self.frame_index = -1
         self.rendered = 0
@@ -301,9 +309,8 @@ class SimVideoWorker(threading.Thread):
 
     def _play(self) -> None:
         sim = self.sim
-        orderer = InputOrderer(self.horizon_s)
-        orderer.push(a.__class__(a.seat, a.action, a.amount, t=round(a.t + self.action_delay_s, 4))
-                     for a in self.actions)
+        for a in self.actions:  # up front, as `dealer-assist audit` pushes an actions file: the loop orders them
+            self.events.put(replace(a, t=round(a.t + self.action_delay_s, 4)))
         fps = sim.fps
         started = time.perf_counter()
         f = 0
@@ -317,6 +324,8 @@ class SimVideoWorker(threading.Thread):
             else:
                 show = f
             while f <= show:
+                if f and not self._follow(f - 1):
+                    break
                 detections = truth_detections(sim, f)
                 t = f / fps
                 if f == show and self.render:
@@ -326,22 +335,26 @@ class SimVideoWorker(threading.Thread):
                     if self.slot is not None:
                         self.slot.put(frame)
                     self.rendered += 1
-                orderer.push(self.pipeline.update_detections(detections, t, f))
-                for item in orderer.release(t):
-                    self.events.put(item)
+                for event in self.pipeline.update_detections(detections, t, f):
+                    self.events.put(event)
+                self.events.put(Reached(t))
                 self.last_t, self.frame_index = t, f
                 f += 1
-        if self._halt.is_set():
+        if self._halt.is_set() or not self._follow(f - 1):
             self.status = "stopped"
             return
-        for item in _flush(self.pipeline, orderer):
-            self.events.put(item)
+        for event in self.pipeline.flush():
+            self.events.put(event)
+        self.events.put(Reached(self.last_t, end=True))
         self.status = "ended"
 
-
-def _flush(pipeline: Pipeline, orderer: InputOrderer) -> list[TableEvent | DealerAction]:
-    orderer.push(pipeline.flush())
-    return orderer.flush()
+    def _follow(self, f: int) -> bool:
+        """Before the tracker goes on: in lockstep, wait for the referee's hint as of frame `f` (False: stopped
+        meanwhile); then give the pipeline the newest hint."""
+        if self.lockstep and not self.hints.wait_for(f / self.sim.fps - self.horizon_s, self._halt):
+            return False
+        self.hints.deliver(self.pipeline)
+        return True
 
 
 class _NoDetector:
