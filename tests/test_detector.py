@@ -139,6 +139,25 @@ def test_decode_and_nms() -> None:
     assert len(common.nms(boxes, np.array([0.9, 0.8], np.float32), np.zeros(2, np.int64), 0.5, ios=0.7)) == 1
 
 
+def test_per_class_thresholds() -> None:
+    th = common.Thresholds(detect=0.25, nms_iou=0.5, detect_index=0.1, nms_iou_index=0.7)
+    conf, iou = th.per_class(("index", "back", "button"))
+    assert conf.tolist() == pytest.approx([0.1, 0.25, 0.25]) and iou.tolist() == pytest.approx([0.7, 0.5, 0.5])
+    # a weak index corner passes, an equally weak back does not
+    out = np.zeros((4 + 3, 2), np.float32)
+    out[:4, 0] = [50, 50, 20, 20]
+    out[4, 0] = 0.15
+    out[:4, 1] = [90, 90, 20, 20]
+    out[5, 1] = 0.15
+    _, _, cls = common.decode_yolo(out, conf)
+    assert cls.tolist() == [0]
+    # two neighbouring corners of a spread (IoU 0.6) both stay; two such backs merge
+    boxes = np.array([[0, 0, 40, 100], [10, 0, 50, 100]], np.float32)
+    scores = np.array([0.9, 0.8], np.float32)
+    assert len(common.nms(boxes, scores, np.zeros(2, np.int64), iou)) == 2
+    assert len(common.nms(boxes, scores, np.ones(2, np.int64), iou)) == 1
+
+
 def test_crops_are_centred_squares() -> None:
     img = np.zeros((100, 100, 3), np.uint8)
     img[40:60, 40:60] = 255

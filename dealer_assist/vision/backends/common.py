@@ -68,23 +68,27 @@ def regions(image_shape: tuple[int, ...], size: tuple[int, int],
     return out
 
 
-def decode_yolo(output: FloatArray, conf: float) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
-    """Ultralytics' detect head (4 + nc, anchors): xywh in model px, class scores -> xyxy, score, class."""
+def decode_yolo(output: FloatArray, conf: float | FloatArray) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Ultralytics' detect head (4 + nc, anchors): xywh in model px, class scores -> xyxy, score, class.
+    `conf` is one score threshold or one per class."""
     pred = output.T
     scores_all = pred[:, 4:]
     cls = scores_all.argmax(axis=1)
     scores = scores_all[np.arange(len(cls)), cls]
-    keep = scores >= conf
+    keep = scores >= (np.asarray(conf, dtype=np.float32)[cls] if np.ndim(conf) else conf)
     pred, scores, cls = pred[keep], scores[keep], cls[keep]
     xy, wh = pred[:, 0:2], pred[:, 2:4]
     xyxy = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1).astype(np.float32)
     return xyxy, scores.astype(np.float32), cls.astype(np.int64)
 
 
-def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], iou: float,
+def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], iou: float | FloatArray,
         ios: float | None = None) -> npt.NDArray[np.int64]:
-    """Class-wise greedy NMS; with `ios`, also drop a box whose intersection over its own (smaller) area
-    with a kept box of its class exceeds `ios` (a partial box cut by a tile border)."""
+    """Class-wise greedy NMS (`iou`: one threshold or one per class); with `ios`, also drop a box whose
+    intersection over its own (smaller) area with a kept box of its class exceeds `ios` (a partial box cut
+    by a tile border)."""
+    iou_of = (np.asarray(iou, dtype=np.float32)[classes] if np.ndim(iou)
+              else np.full(len(classes), iou, dtype=np.float32))
     order = np.argsort(-scores, kind="stable")
     keep: list[int] = []
     area = np.maximum(0, xyxy[:, 2] - xyxy[:, 0]) * np.maximum(0, xyxy[:, 3] - xyxy[:, 1])
@@ -99,7 +103,7 @@ def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], io
                 iy1 = np.minimum(xyxy[i, 3], xyxy[k, 3])
                 inter = np.maximum(0, ix1 - ix0) * np.maximum(0, iy1 - iy0)
                 union = area[i] + area[k] - inter
-                if np.any(inter / np.maximum(union, 1e-6) > iou):
+                if np.any(inter / np.maximum(union, 1e-6) > iou_of[i]):
                     continue
                 if ios is not None and np.any(inter / np.maximum(np.minimum(area[i], area[k]), 1e-6) > ios):
                     continue
@@ -133,6 +137,16 @@ class Thresholds:
     card: float = 0.5
     nms_iou: float = 0.5
     same_card_radius: float = 8.0  # in index-corner sizes: two reads of one card (its two corners) merge
+    # Index corners: the classifier is a second filter (it says "not a card"), so the detector may propose
+    # more; a spread's neighbouring corners overlap, so they suppress each other only when nearly the same box.
+    detect_index: float = 0.1
+    nms_iou_index: float = 0.7
+
+    def per_class(self, class_names: tuple[str, ...]) -> tuple[FloatArray, FloatArray]:
+        """(score threshold, NMS IoU) for each detector class."""
+        conf = [self.detect_index if n == "index" else self.detect for n in class_names]
+        iou = [self.nms_iou_index if n == "index" else self.nms_iou for n in class_names]
+        return np.array(conf, dtype=np.float32), np.array(iou, dtype=np.float32)
 
 
 def assemble(

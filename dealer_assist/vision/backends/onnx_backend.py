@@ -77,17 +77,18 @@ class OnnxDetector:
             raise DetectorError(f"detect needs a BGR uint8 image (H, W, 3), got {image.dtype} {image.shape}")
         boxes, scores, classes = [], [], []
         regs = regions(image.shape, self.imgsz, self.tile_above)
+        conf, iou = self.thresholds.per_class(self.manifest.detector_classes)
         for x0, y0, x1, y1 in regs:
             padded, lb = letterbox(image[y0:y1, x0:x1], self.imgsz, origin=(x0, y0))
             out = self._det.run(None, {self._det_input: to_blob([padded])})[0][0]
-            b, s, c = decode_yolo(out, self.thresholds.detect)
+            b, s, c = decode_yolo(out, conf)
             boxes.append(lb.to_image(b))
             scores.append(s)
             classes.append(c)
         xyxy = np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
         sc = np.concatenate(scores) if scores else np.zeros(0, np.float32)
         cl = np.concatenate(classes) if classes else np.zeros(0, np.int64)
-        keep = nms(xyxy, sc, cl, self.thresholds.nms_iou, ios=0.7 if len(regs) > 1 else None)
+        keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None)
         return xyxy[keep], sc[keep], cl[keep]
 
     def detect(self, image: Image) -> Detections:

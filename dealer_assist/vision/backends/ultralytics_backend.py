@@ -55,13 +55,17 @@ class UltralyticsDetector:
         return np.asarray(self._cls.run(None, {self._cls_input: blob})[0], dtype=np.float32)
 
     def raw(self, image: Image) -> tuple[FloatArray, FloatArray, np.ndarray[Any, np.dtype[np.int64]]]:
-        res = self.model.predict(image, imgsz=list(self.manifest.imgsz), conf=self.thresholds.detect,
-                                 iou=self.thresholds.nms_iou, device=self.device, verbose=False)[0]
+        conf, iou = self.thresholds.per_class(self.manifest.detector_classes)
+        # Ultralytics takes one threshold each: ask with the loosest, then apply the per-class ones
+        res = self.model.predict(image, imgsz=list(self.manifest.imgsz), conf=float(conf.min()),
+                                 iou=float(iou.max()), device=self.device, verbose=False)[0]
         boxes = res.boxes
         xyxy = np.asarray(boxes.xyxy.cpu().numpy(), dtype=np.float32).reshape(-1, 4)
         scores = np.asarray(boxes.conf.cpu().numpy(), dtype=np.float32).reshape(-1)
         classes = np.asarray(boxes.cls.cpu().numpy(), dtype=np.int64).reshape(-1)
-        keep = nms(xyxy, scores, classes, self.thresholds.nms_iou)
+        sure = scores >= conf[classes]
+        xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
+        keep = nms(xyxy, scores, classes, iou)
         return xyxy[keep], scores[keep], classes[keep]
 
     def detect(self, image: Image) -> Detections:
