@@ -178,8 +178,8 @@ def test_assemble_reads_corners_merges_twins_and_keeps_one_button() -> None:
     probs[2, 52] = 0.9  # not an index corner: dropped
 
     def classify(blob: np.ndarray) -> np.ndarray:
-        assert blob.shape == (3, 3, 32, 32)
-        return probs
+        assert blob.shape == (4 * 3, 3, 32, 32)  # each crop at four right angles
+        return np.tile(probs, (4, 1))
 
     out = common.assemble(img, xyxy, scores, classes, ("index", "back", "button"), classify, 32, 1.5,
                           common.Thresholds())
@@ -194,3 +194,21 @@ def test_assemble_one_stage_labels() -> None:
     out = common.assemble(img, np.array([[1, 1, 9, 9]], np.float32), np.array([0.8], np.float32),
                           np.array([1], np.int64), ("back", "Ah"), None, 32, 1.5, common.Thresholds())
     assert out.labels == ["Ah"]
+
+
+def test_classifier_reads_each_crop_turned_four_ways() -> None:
+    seen: list[np.ndarray] = []
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        seen.append(blob.copy())
+        out = np.zeros((len(blob), 53), np.float32)
+        out[:, 0] = blob[:, 0, 0, 0]  # "probability" = the crop's top-left red value
+        out[:, 52] = 1 - blob[:, 0, 0, 0]
+        return out
+
+    blob = np.zeros((2, 3, 4, 4), np.float32)
+    blob[0, 0, 0, 0] = 1.0  # one corner lit: it reaches the top-left in exactly one of the four turns
+    probs = common.classify_turned(classify, blob)
+    assert len(seen) == 1 and seen[0].shape == (8, 3, 4, 4)  # one batch
+    assert probs.shape == (2, 53)
+    assert probs[0, 0] == pytest.approx(0.25) and probs[1, 0] == 0.0

