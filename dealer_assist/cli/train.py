@@ -5,12 +5,29 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from dealer_assist.synth.train import TrainConfig
 
 _D = TrainConfig()  # the recipe's defaults live in one place
+
+
+def continue_settings(folder: Path) -> dict[str, Any]:
+    """TrainConfig.extra for going on from the weights in `folder`; a one-line error when it has none."""
+    det, cls = folder / "cards-detector.pt", folder / "cards-classifier.pt"
+    if not det.is_file() and not cls.is_file():
+        raise click.BadParameter(f"{folder} holds neither cards-detector.pt nor cards-classifier.pt",
+                                 param_hint="--continue-from")
+    extra: dict[str, Any] = {}
+    if det.is_file():
+        extra["detector_init"] = str(det)
+        extra["detector_args"] = {"lr0": 0.0015, "warmup_epochs": 0.0}
+    if cls.is_file():
+        extra["classifier_init"] = str(cls)
+        extra["classifier_lr"] = 1.5e-3
+    return extra
 
 
 @click.command()
@@ -32,13 +49,16 @@ _D = TrainConfig()  # the recipe's defaults live in one place
 @click.option("--seed", type=int, default=_D.seed, show_default=True)
 @click.option("--reuse", default="", help="Comma list of stages to take from --out instead of training: "
               "detector (cards-detector.pt), classifier (cards-classifier.onnx); export and evaluation still run.")
+@click.option("--continue-from", "continue_from", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Start from the weights in this folder (cards-detector.pt, cards-classifier.pt) instead of "
+              "from scratch, at a lower learning rate and without warm-up: more training time for a shipped model.")
 @click.option("--runs", type=click.Path(path_type=Path), default=None,
               help="Training runs folder (default runs/train).")
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Rendered data folder (default datasets/cards); reused when the data settings match.")
 def train(out: Path | None, images: int, val_images: int, heldout_images: int, epochs: int, hours: float,
           classifier_epochs: int, batch: int, device: str, threads: int, workers: int, seed: int,
-          reuse: str, runs: Path | None, data: Path | None) -> None:
+          reuse: str, continue_from: Path | None, runs: Path | None, data: Path | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
@@ -49,6 +69,8 @@ def train(out: Path | None, images: int, val_images: int, heldout_images: int, e
                       hours=hours, classifier_epochs=classifier_epochs, batch=batch, device=device,
                       threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
+    if continue_from is not None:
+        cfg.extra.update(continue_settings(continue_from))
     if out is not None:
         cfg.out = out
     if runs is not None:
