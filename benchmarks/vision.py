@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/vision.py [--scenes 100] [--model models/] [--speed-frames 20] [--rounds 5]
 
 Held-out scenes (face and back designs never used in training) are rendered from fixed seeds and
-cached as PNG + truth JSON under datasets/heldout/ (git-ignored), so a second run only detects.
+cached as PNG + truth JSON under datasets/heldout/<renderer hash>/ (git-ignored), so a second run only detects.
 Prints `name: value` lines; speeds are medians over repeated passes over the same frames, and the
 Ultralytics comparison runs in the same process on the same checkpoint and frames.
 """
@@ -31,7 +31,18 @@ from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
 from dealer_assist.synth.truth import SceneTruth  # noqa: E402
 from dealer_assist.vision.detector import load_manifest, make_detector  # noqa: E402
 
-CACHE = REPO / "datasets" / "heldout"
+
+def _renderer_key() -> str:
+    """A hash of the renderer's source: cached scenes from another renderer version are not reused."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for name in ("scene", "table_render", "card_art", "procedural", "truth"):
+        h.update((REPO / "dealer_assist" / "synth" / f"{name}.py").read_bytes())
+    return h.hexdigest()[:10]
+
+
+CACHE = REPO / "datasets" / "heldout" / _renderer_key()
 TARGETS = {"face_up_precision": 0.995, "face_up_recall": 0.995, "backs_recall": 0.99, "button_found": 0.99}
 
 

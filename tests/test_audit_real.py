@@ -18,10 +18,10 @@ FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
            "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
 
 
-# The shipped models were trained on a short CPU budget and do not yet read face-up cards (models/README.md),
+# The shipped models were trained on a short CPU budget and read few face-up cards (models/README.md),
 # so this end-to-end check is a strict expected failure: it must start passing, and lose this mark, once a
 # properly trained detector ships. One case only, to keep CI short while it fails.
-@pytest.mark.xfail(reason="shipped detector does not yet read face-up cards (CPU-budget training)", strict=True)
+@pytest.mark.xfail(reason="shipped models read few face-up cards: extra flags (CPU-budget training)", strict=True)
 @pytest.mark.parametrize(("seed", "errors"), [(22, ["wrong_seat"])])
 def test_rendered_video_through_the_detector(tmp_path: Path, seed: int, errors: list[str]) -> None:
     video, truth, table = make_sim_video(tmp_path, "badugi-limit", seed, errors, rendered=True, size=(1280, 720))

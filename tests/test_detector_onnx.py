@@ -1,7 +1,8 @@
 """The shipped ONNX models (models/cards.json) through ONNX Runtime on rendered held-out scenes; no torch.
 
-The shipped models were trained within a short CPU budget (see models/README.md): they find face-down
-cards but do not yet read face-up index corners, so the face-up test is an expected failure that
+The shipped models come from about 1.3 CPU-hours of training (see models/README.md): they find face-down
+cards and read about half of the large face-up index corners, far from the issue's 99.5%. The
+regression guards below hold what they do now; the stricter face-up test is an expected failure that
 turns into a pass (and must then lose its xfail) once better-trained models are shipped.
 """
 
@@ -42,11 +43,18 @@ def tally(detector) -> Tally:  # type: ignore[no-untyped-def]
 def test_finds_backs_in_held_out_scenes(tally: Tally) -> None:
     fig = tally.figures()
     assert tally.backs_must >= 10
-    assert tally.backs_found >= 3
-    assert fig["backs_precision"] >= 0.4
+    assert fig["backs_recall"] >= 0.8, tally.misses
+    assert fig["backs_precision"] >= 0.8, tally.misses
 
 
-@pytest.mark.xfail(reason="shipped detector does not yet find index corners (CPU-budget training)", strict=True)
+def test_reads_some_face_up_cards_without_misreading(tally: Tally) -> None:
+    fig = tally.figures()
+    assert tally.cards_must >= 20
+    assert fig["face_up_recall"] >= 0.35, tally.misses  # 13 of 27 on the shipped model
+    assert fig["face_up_precision"] >= 0.9, tally.misses  # no misread on the shipped model
+
+
+@pytest.mark.xfail(reason="shipped models read about half of the face-up cards (CPU-budget training)", strict=True)
 def test_reads_face_up_cards_in_held_out_scenes(tally: Tally) -> None:
     fig = tally.figures()
     assert tally.cards_must >= 5
