@@ -314,13 +314,16 @@ def _classifier_module() -> Any:
             super().__init__()
             # v1 halves the crop in its first layer; v2 keeps one layer at full resolution (glyph strokes are
             # 1 to 2 px in a 32 px crop of a small corner)
-            stem = [block(3, 32, stride=2)] if arch == "v1" else [block(3, 24), block(24, 32, stride=2)]
+            # v3 is v2 at 1.5x the width
+            c1, c2, c3 = (48, 96, 192) if arch == "v3" else (32, 64, 128)
+            stem = [block(3, c1, stride=2)] if arch == "v1" else [block(3, 24 if arch == "v2" else 32),
+                                                                   block(24 if arch == "v2" else 32, c1, stride=2)]
             self.features = nn.Sequential(
-                *stem, block(32, 32), nn.MaxPool2d(2),
-                block(32, 64), block(64, 64), nn.MaxPool2d(2),
-                block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                *stem, block(c1, c1), nn.MaxPool2d(2),
+                block(c1, c2), block(c2, c2), nn.MaxPool2d(2),
+                block(c2, c3), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             )
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, 13 + 4 + 1))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(c3, 13 + 4 + 1))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             out: torch.Tensor = self.head(self.features(x))
