@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 import pytest
+from phase_recorder import Recorder
 
 from dealer_assist.app.models import sim_demo
 from dealer_assist.app.models.flags import FlagListModel
@@ -34,16 +35,6 @@ from dealer_assist.vision.table_profile import TableProfile, oval_profile
 from dealer_assist.vision.tracker import PhaseHint
 
 FPS = 30.0
-
-
-class Recorder:
-    """Stands in for a pipeline: records the hints it is given."""
-
-    def __init__(self) -> None:
-        self.calls: list[PhaseHint] = []
-
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        self.calls.append(PhaseHint(phase, as_of, frozenset(folded)))
 
 
 def test_mailbox_hands_over_the_newest_hint_once() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from audit_videos import make_sim_video
 from click.testing import CliRunner
+from phase_recorder import Recorder
 from referee_script import Script
 
 from dealer_assist.audit.loop import RefereeLoop
@@ -126,16 +127,6 @@ def test_cards_covered_then_gone_are_stamped_when_they_went() -> None:
 
 
 # -- the audit's loop ------------------------------------------------------------------------------------------
-
-
-class Recorder:
-    """A pipeline stand-in that records the phase hints it is given."""
-
-    def __init__(self) -> None:
-        self.calls: list[PhaseHint] = []
-
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        self.calls.append(PhaseHint(phase, as_of, frozenset(folded)))
 
 
 def test_referee_loop_gives_the_tracker_the_referees_phase() -> None:
