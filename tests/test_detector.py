@@ -177,14 +177,20 @@ def test_assemble_reads_corners_merges_twins_and_keeps_one_button() -> None:
     probs[1, 51] = 0.97  # Ks again, the card's other corner nearby: merged
     probs[2, 52] = 0.9  # not an index corner: dropped
 
+    calls: list[int] = []
+
     def classify(blob: np.ndarray) -> np.ndarray:
-        assert blob.shape == (4 * 3, 3, 32, 32)  # each crop at four right angles
-        return np.tile(probs, (4, 1))
+        calls.append(len(blob))
+        if len(calls) == 1:
+            assert blob.shape == (3, 3, 32, 32)
+            return probs
+        return np.tile(probs[:2], (3, 1))  # the two crops that read a card, turned three more ways
 
     out = common.assemble(img, xyxy, scores, classes, ("index", "back", "button"), classify, 32, 1.5,
                           common.Thresholds())
     assert sorted(out.labels) == ["Ks", "back", "button"]
     assert out.confidence[out.labels.index("Ks")] == pytest.approx(0.9 * 0.99, rel=1e-5)
+    assert calls == [3, 3 * 2]  # the "not a corner" crop is not read again
     assert int(out.is_button.sum()) == 1 and out.class_id[out.is_button][0] == BUTTON_ID
     assert out.xyxy[out.class_id == BACK_ID].tolist() == [[100, 100, 150, 170]]
 
@@ -206,9 +212,34 @@ def test_classifier_reads_each_crop_turned_four_ways() -> None:
         out[:, 52] = 1 - blob[:, 0, 0, 0]
         return out
 
-    blob = np.zeros((2, 3, 4, 4), np.float32)
-    blob[0, 0, 0, 0] = 1.0  # one corner lit: it reaches the top-left in exactly one of the four turns
+    blob = np.zeros((3, 3, 4, 4), np.float32)
+    blob[0, 0, 0, 0] = 1.0  # lit at the top-left: read upright, then not in the three turns
+    blob[1, 0, 0, 3] = 1.0  # lit at the top-right: no card upright, so never turned
     probs = common.classify_turned(classify, blob)
-    assert len(seen) == 1 and seen[0].shape == (8, 3, 4, 4)  # one batch
-    assert probs.shape == (2, 53)
-    assert probs[0, 0] == pytest.approx(0.25) and probs[1, 0] == 0.0
+    assert [len(b) for b in seen] == [3, 3]  # all upright, then crop 0 at 90, 180 and 270 degrees
+    assert probs.shape == (3, 53)
+    assert probs[0, 0] == pytest.approx(0.25) and probs[1, 0] == 0.0 and probs[1, 52] == 1.0
+    # a crop lit where a quarter turn brings it to the top-left is credited for that turn
+    seen.clear()
+    blob2 = np.zeros((1, 3, 4, 4), np.float32)
+    blob2[0, 0, 0, 0] = blob2[0, 0, 3, 0] = 1.0
+    assert common.classify_turned(classify, blob2)[0, 0] == pytest.approx(0.5)
+
+
+def test_at_most_max_index_corners_are_read_the_best_scored() -> None:
+    img = np.zeros((100, 400, 3), np.uint8)
+    n = 6
+    xyxy = np.array([[10 + 60 * i, 10, 30 + 60 * i, 40] for i in range(n)], np.float32)
+    scores = np.array([0.2, 0.9, 0.3, 0.8, 0.1, 0.7], np.float32)
+    read: list[int] = []
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        read.append(len(blob))
+        out = np.zeros((len(blob), 53), np.float32)
+        out[:, 51] = 1.0  # every crop reads Ks
+        return out
+
+    out = common.assemble(img, xyxy, scores, np.zeros(n, np.int64), ("index", "back", "button"), classify, 32,
+                          1.5, common.Thresholds(max_index=3, same_card_radius=0.01))
+    assert read == [3, 3 * 3]  # three corners upright, then each turned three more ways
+    assert sorted(out.confidence.tolist()) == pytest.approx([0.7, 0.8, 0.9])  # the three best-scored
