@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 import pytest
-from phase_recorder import Recorder
+from phase_recorder import Recorder, spy_on_pipelines
 
 from dealer_assist.app.models import sim_demo
 from dealer_assist.app.models.flags import FlagListModel
@@ -60,15 +60,7 @@ def test_mailbox_hands_over_the_newest_hint_once() -> None:
 @pytest.fixture
 def hints(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
     """Every hint any Pipeline is given (on whichever thread)."""
-    calls: list[PhaseHint] = []
-    forward = Pipeline.set_phase
-
-    def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        calls.append(PhaseHint(phase, as_of, frozenset(folded)))
-        forward(self, phase, as_of=as_of, folded=folded)
-
-    monkeypatch.setattr(Pipeline, "set_phase", spy)
-    return calls
+    return spy_on_pipelines(monkeypatch)
 
 
 def _audit_hints(seed: int, hints: list[PhaseHint]) -> list[PhaseHint]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from audit_videos import make_sim_video
 from click.testing import CliRunner
-from phase_recorder import Recorder
+from phase_recorder import Recorder, spy_on_pipelines
 from referee_script import Script
 
 from dealer_assist.audit.loop import RefereeLoop
@@ -200,14 +200,7 @@ def test_scripted_hand_through_the_referee_loop() -> None:
 
 
 def test_audit_cli_gives_the_tracker_phase_hints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[PhaseHint] = []
-    forward = Pipeline.set_phase
-
-    def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        calls.append(PhaseHint(phase, as_of, frozenset(folded)))
-        forward(self, phase, as_of=as_of, folded=folded)
-
-    monkeypatch.setattr(Pipeline, "set_phase", spy)
+    calls = spy_on_pipelines(monkeypatch)
     video, truth, table = make_sim_video(tmp_path, "badugi-limit", 1, [])
     result = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--detector", f"fake:{truth}",
                                       "--log", str(tmp_path / "hands.sqlite"), "--no-progress", "--horizon", "2.5"])
