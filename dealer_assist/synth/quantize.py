@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import onnx
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -58,18 +57,9 @@ def quantize_detector(src: Path, dst: Path, frames: Iterable[Image], imgsz: tupl
     return dst
 
 
-def calibration_frames(n: int, seed0: int, long_side: int = 1280) -> list[Image]:
-    """`n` training-design scenes at the work scale (the validation seeds: never the held-out designs)."""
-    import cv2
-
+def calibration_frames(n: int, seed0: int) -> list[Image]:
+    """`n` training-design scenes (the validation seeds: never the held-out designs), as rendered; the
+    calibrator letterboxes them into the model input as the backend does."""
     from dealer_assist.synth.scene import render_scene
 
-    out: list[Image] = []
-    for i in range(n):
-        image: Image = render_scene(seed0 + i, "train").image
-        s = long_side / max(image.shape[:2])
-        if s != 1.0:
-            size = (round(image.shape[1] * s), round(image.shape[0] * s))
-            image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
-        out.append(np.ascontiguousarray(image))
-    return out
+    return [render_scene(seed0 + i, "train").image for i in range(n)]

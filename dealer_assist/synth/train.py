@@ -197,7 +197,7 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
 def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) -> Path:
     """Classifier crops: `cfg.art_crops` drawn straight from training designs' art, plus the scene crops.
     Validation: the validation scenes' crops (or a slice of art crops when there are none)."""
-    from dealer_assist.synth.card_art import designs_for, load_back_design, load_face_design
+    from dealer_assist.synth.card_art import load_back_design, load_face_design
 
     key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
@@ -298,6 +298,15 @@ def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[
 # --------------------------------------------------------------------------------------------
 # Stage 3: the index-corner classifier (torch)
 
+CLASSIFIER_ARCHS: dict[str, tuple[int | None, int, int, int]] = {
+    # channels: full-resolution first layer (None: none, the crop is halved at once), then the three stages.
+    # v2 keeps one layer at full resolution (glyph strokes are 1 to 2 px in a 32 px crop of a small corner);
+    # v3 is v2 wider.
+    "v1": (None, 32, 64, 128),
+    "v2": (24, 32, 64, 128),
+    "v3": (32, 48, 96, 192),
+}
+
 
 def _classifier_module() -> Any:
     import torch
@@ -312,12 +321,10 @@ def _classifier_module() -> Any:
 
         def __init__(self, arch: str = "v1") -> None:
             super().__init__()
-            # v1 halves the crop in its first layer; v2 keeps one layer at full resolution (glyph strokes are
-            # 1 to 2 px in a 32 px crop of a small corner)
-            # v3 is v2 at 1.5x the width
-            c1, c2, c3 = (48, 96, 192) if arch == "v3" else (32, 64, 128)
-            stem = [block(3, c1, stride=2)] if arch == "v1" else [block(3, 24 if arch == "v2" else 32),
-                                                                   block(24 if arch == "v2" else 32, c1, stride=2)]
+            if arch not in CLASSIFIER_ARCHS:
+                raise DealerAssistError(f"unknown classifier arch {arch!r}; accepted: {', '.join(CLASSIFIER_ARCHS)}")
+            c0, c1, c2, c3 = CLASSIFIER_ARCHS[arch]
+            stem = [block(3, c1, stride=2)] if c0 is None else [block(3, c0), block(c0, c1, stride=2)]
             self.features = nn.Sequential(
                 *stem, block(c1, c1), nn.MaxPool2d(2),
                 block(c1, c2), block(c2, c2), nn.MaxPool2d(2),
@@ -502,7 +509,7 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
 
         log(f"detector: int8 copy calibrated on {cfg.calibration_frames} training-design frames")
         det_run = quantize_detector(det_onnx, cfg.out / "cards-detector-int8.onnx",
-                                    calibration_frames(cfg.calibration_frames, VAL_SEED0, cfg.work_long_side), imgsz)
+                                    calibration_frames(cfg.calibration_frames, VAL_SEED0), imgsz)
         finalize_onnx(det_run, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES),
                                 "dealer_assist.quantized": "int8 QDQ, from " + det_onnx.name})
     if reuse_cls:
