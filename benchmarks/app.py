@@ -108,11 +108,9 @@ def child_ui(seconds: float) -> None:
 
     def finish() -> None:
         timer.stop()
-        gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(ticks))
         span = ticks[-1] - ticks[0]
         out = {
-            "max_gap_ms": gaps[-1],
-            "p99_gap_ms": gaps[int(0.99 * (len(gaps) - 1))],
+            **_gaps(ticks),
             "frames_per_s": (window.live.video.shown - shown_before["n"]) / span,
             "demo_steps": steps["n"],
             "hands": window.driver.hand_number if window.driver else 0,
@@ -160,12 +158,10 @@ def child_video(seconds: float) -> None:
 
     def finish() -> None:
         timer.stop()
-        gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(ticks))
         span = ticks[-1] - ticks[0]
         w = window.sim_worker or worker
         out = {
-            "max_gap_ms": gaps[-1],
-            "p99_gap_ms": gaps[int(0.99 * (len(gaps) - 1))],
+            **_gaps(ticks),
             "frames_per_s": (window.live.video.shown - before["shown"]) / span,
             "rendered_per_s": (w.rendered - before["rendered"]) / span if w is worker else float("nan"),
             "rss_mb": _rss_mb(),
@@ -177,6 +173,12 @@ def child_video(seconds: float) -> None:
 
     QTimer.singleShot(500, start)
     app.exec()
+
+
+def _gaps(ticks: list[float]) -> dict[str, float]:
+    """The longest and the 99th-percentile gap (ms) between a timer's ticks: how long the UI thread stalled."""
+    gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(ticks))
+    return {"max_gap_ms": gaps[-1], "p99_gap_ms": gaps[int(0.99 * (len(gaps) - 1))]}
 
 
 def _run_child(args: list[str]) -> dict[str, float]:

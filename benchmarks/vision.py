@@ -122,7 +122,7 @@ def main() -> None:
     if float_name and float_name != manifest.detector:
         from dealer_assist.vision.backends.onnx_backend import OnnxDetector
 
-        fdet = OnnxDetector(replace(load_manifest(args.model), detector=float_name), threads=args.threads or None)
+        fdet = OnnxDetector(replace(manifest, detector=float_name), threads=args.threads or None)
         onnx_float = timed(fdet.raw, frames, args.rounds)  # type: ignore[attr-defined]
         print(f"onnx_float_detector_only_fps_1280x720: {1 / onnx_float:.1f} (the float graph the int8 one comes from)")
     try:
