@@ -53,12 +53,17 @@ def _drain(session: LiveSession) -> None:
     session.poll()
 
 
-def test_camera_events_reach_the_seats_and_the_prompt() -> None:
+def _three_seats_dealt() -> ScriptedTable:
+    """Button on seat 5; four rounds of face-down cards to seats 1, 3 and 5."""
     script = ScriptedTable(6, FPS).button(5).hold(0.5)
     for _ in range(4):
         for seat in (1, 3, 5):
             script.deal(seat).hold(0.3)
-    script.hold(1.0)
+    return script.hold(1.0)
+
+
+def test_camera_events_reach_the_seats_and_the_prompt() -> None:
+    script = _three_seats_dealt()
     session, table, flags, slot = _session(script)
     session.start()
     _drain(session)
@@ -77,11 +82,7 @@ def test_camera_events_reach_the_seats_and_the_prompt() -> None:
 
 
 def test_floor_decision_on_a_flag_becomes_a_referee_correction() -> None:
-    script = ScriptedTable(6, FPS).button(5).hold(0.5)
-    for _ in range(4):
-        for seat in (1, 3, 5):
-            script.deal(seat).hold(0.3)
-    script.hold(1.0)
+    script = _three_seats_dealt()
     session, _table, flags, _ = _session(script)
     flags.set_pin("2468")
     session.start()
