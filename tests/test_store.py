@@ -408,7 +408,7 @@ def test_threads_share_one_log(log: HandLog) -> None:
 
 def test_verify_while_a_recorder_is_writing(tmp_path: Path) -> None:
     path = tmp_path / "log.sqlite"
-    stop = threading.Event()
+    stop, wrote = threading.Event(), threading.Event()
     with HandLog.open(path) as writer:
         hand = new_hand(writer)
 
@@ -416,13 +416,20 @@ def test_verify_while_a_recorder_is_writing(tmp_path: Path) -> None:
             i = 0
             while not stop.is_set():
                 writer.record_event(hand, CardDealt(t=float(i), frame=i, seat=1))
+                wrote.set()
                 i += 1
 
         thread = threading.Thread(target=keep_writing)
         thread.start()
         try:
             with HandLog.open_readonly(path) as reader:
-                reports = [reader.verify() for _ in range(20)]
+                reports = []
+                for _ in range(20):
+                    reports.append(reader.verify())
+                    # the writer goes on meanwhile; on a busy machine the GIL could otherwise keep it waiting
+                    # through all 20 verifies
+                    wrote.clear()
+                    wrote.wait(1.0)
         finally:
             stop.set()
             thread.join()
