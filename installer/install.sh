@@ -24,7 +24,11 @@ apt_packages=(
   xvfb xauth fonts-dejavu-core librsvg2-bin sqlite3
 )
 if [ "$train" = 1 ]; then
+  # card art for the training scenes, and the fonts of the classifier's font decks
+  # (dealer_assist/synth/procedural.py: FONT_PACKAGES; a test keeps the two lists equal)
   apt_packages+=(gnome-cards-data kdegames-card-data-kf5)
+  apt_packages+=(fonts-urw-base35 fonts-liberation fonts-freefont-ttf fonts-crosextra-carlito fonts-crosextra-caladea)
+  apt_packages+=(fonts-lato fonts-open-sans fonts-linuxlibertine fonts-ebgaramond fonts-cantarell)
 fi
 
 missing=()

@@ -88,6 +88,38 @@ def test_procedural_index_boxes_hold_the_index(name: str) -> None:
             assert ink > 0.05, (name, card, box)
 
 
+def test_font_decks_are_installed_by_the_training_setup_and_never_held_out() -> None:
+    import re
+    from pathlib import Path
+
+    from dealer_assist.synth import procedural
+
+    script = (Path(__file__).resolve().parents[1] / "installer" / "install.sh").read_text()
+    listed = set(re.findall(r"\bfonts-[a-z0-9-]+", script)) - {"fonts-dejavu-core"}
+    assert listed == set(procedural.FONT_PACKAGES)
+    assert not set(procedural.FONT_DECKS) & card_art.DESIGNS_HELD_OUT
+    assert not any("dejavu" in f.lower() for f, _ in procedural._FONT_DECK_FONTS.values())  # proc-serif's font
+
+
+def test_font_decks_draw_distinct_faces_with_their_index_where_the_boxes_say() -> None:
+    from dealer_assist.synth import procedural
+    from dealer_assist.synth.train import classifier_faces
+
+    present = [d for d in procedural.FONT_DECKS if procedural.font_deck_available(d)]
+    assert set(present) <= set(classifier_faces())
+    assert set(classifier_faces()) - set(present) == set(card_art.designs_for("train", "face"))
+    for name in procedural.FONT_DECKS[:3]:  # drawn with OpenCV's own font where the fonts are not installed
+        design = load_face_design(name)
+        digests = {hashlib.sha1(img.tobytes()).hexdigest() for img in design.faces.values()}
+        assert len(digests) == 52
+        for card in (parse_card("Qc"), parse_card("Td")):
+            img = design.faces[card]
+            h, w = img.shape[:2]
+            for box in design.index_boxes:
+                crop = img[int(box.y0 * h) : int(box.y1 * h), int(box.x0 * w) : int(box.x1 * w), :3]
+                assert (crop.astype(int).min(axis=2) < 150).mean() > 0.05, (name, card, box)
+
+
 @pytest.mark.parametrize("name", PROCEDURAL_BACKS)
 def test_procedural_backs(name: str) -> None:
     back = load_back_design(name)

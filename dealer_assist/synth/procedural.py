@@ -1,7 +1,9 @@
 """Procedural card faces and backs drawn with OpenCV's font engine (DejaVu when installed).
 
-OpenCV 5 renders TrueType fonts (`cv2.FontFace`); DejaVu has the suit glyphs, and OpenCV's built-in
-sans font is the fallback, so these decks draw on any machine the package installs on.
+OpenCV 5 renders TrueType and OpenType fonts (`cv2.FontFace`); DejaVu has the suit glyphs, and OpenCV's
+built-in sans font is the fallback, so these decks draw on any machine the package installs on.
+"Font decks" (`FONT_DECKS`) draw the index in the other fonts the training setup installs, so that the
+index-corner classifier learns ranks and suits from many typefaces, not from the few of the deck art.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dealer_assist.synth.card_art import ART_WIDTH, Box, f32, u8
 
 Image = npt.NDArray[np.uint8]
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+FONT_ROOT = Path("/usr/share/fonts")
 ART_HEIGHT = round(ART_WIDTH * 1.4)
 _RANK_TEXT = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.TEN: "10"}
 
@@ -35,6 +38,7 @@ class FaceStyle:
     paper: tuple[int, int, int]
     pip_scale: float
     weight: int = 400
+    suit_font: str = "DejaVuSans.ttf"
 
 
 _RED = (30, 20, 200)
@@ -55,9 +59,77 @@ STYLES: dict[str, FaceStyle] = {
 }
 
 
-@functools.lru_cache(maxsize=16)
+# Font decks: (rank font, suit font), paths under FONT_ROOT, from the Debian font packages that
+# `installer/install.sh --train` installs. No DejaVu here: the held-out proc-serif deck is DejaVu.
+_FONT_DECK_FONTS: dict[str, tuple[str, str]] = {
+    "proc-font-nimbus-sans": ("opentype/urw-base35/NimbusSans-Bold.otf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-nimbus-roman": ("opentype/urw-base35/NimbusRoman-Bold.otf", "opentype/urw-base35/StandardSymbolsPS.otf"),
+    "proc-font-nimbus-narrow": ("opentype/urw-base35/NimbusSansNarrow-Bold.otf", "truetype/dejavu/DejaVuSans.ttf"),
+    "proc-font-c059": ("opentype/urw-base35/C059-Bold.otf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-p052": ("opentype/urw-base35/P052-Roman.otf", "opentype/urw-base35/StandardSymbolsPS.otf"),
+    "proc-font-bookman": ("opentype/urw-base35/URWBookman-Demi.otf", "truetype/liberation/LiberationSans-Regular.ttf"),
+    "proc-font-gothic": ("opentype/urw-base35/URWGothic-Demi.otf", "truetype/dejavu/DejaVuSans.ttf"),
+    "proc-font-nimbus-mono": ("opentype/urw-base35/NimbusMonoPS-Bold.otf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-liberation-sans": ("truetype/liberation/LiberationSans-Bold.ttf",
+                                  "truetype/liberation/LiberationSans-Bold.ttf"),
+    "proc-font-liberation-serif": ("truetype/liberation/LiberationSerif-Regular.ttf",
+                                   "opentype/urw-base35/StandardSymbolsPS.otf"),
+    "proc-font-free-sans": ("truetype/freefont/FreeSansBold.ttf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-free-serif": ("truetype/freefont/FreeSerifBold.ttf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-carlito": ("truetype/crosextra/Carlito-Bold.ttf", "truetype/dejavu/DejaVuSans.ttf"),
+    "proc-font-caladea": ("truetype/crosextra/Caladea-Bold.ttf", "truetype/liberation/LiberationSans-Regular.ttf"),
+    "proc-font-lato": ("truetype/lato/Lato-Black.ttf", "opentype/urw-base35/StandardSymbolsPS.otf"),
+    "proc-font-open-sans": ("truetype/open-sans/OpenSans-CondBold.ttf", "truetype/dejavu/DejaVuSans.ttf"),
+    "proc-font-libertine": ("opentype/linux-libertine/LinLibertine_RB.otf", "truetype/freefont/FreeSerif.ttf"),
+    "proc-font-biolinum": ("opentype/linux-libertine/LinBiolinum_RB.otf",
+                           "truetype/liberation/LiberationSans-Bold.ttf"),
+    "proc-font-garamond": ("opentype/ebgaramond/EBGaramond12-Bold.otf", "opentype/urw-base35/StandardSymbolsPS.otf"),
+    "proc-font-cantarell": ("opentype/cantarell/Cantarell-ExtraBold.otf", "truetype/freefont/FreeSerif.ttf"),
+}
+FONT_PACKAGES: tuple[str, ...] = (
+    "fonts-urw-base35", "fonts-liberation", "fonts-freefont-ttf", "fonts-crosextra-carlito",
+    "fonts-crosextra-caladea", "fonts-lato", "fonts-open-sans", "fonts-linuxlibertine", "fonts-ebgaramond",
+    "fonts-cantarell",
+)
+"""Debian packages of the font decks' fonts (installed by `installer/install.sh --train`)."""
+
+
+def _font_deck_style(name: str, rank_font: str, suit_font: str) -> FaceStyle:
+    """A font deck's layout and colours, drawn from its name: sizes, corner place, 2 or 4 colours."""
+    rng = np.random.default_rng(list(name.encode()))
+    red = (int(rng.integers(10, 60)), int(rng.integers(10, 50)), int(rng.integers(150, 225)))
+    black = (int(rng.integers(10, 50)),) * 3
+    if rng.random() < 0.3:  # a four-colour deck: green clubs, blue diamonds
+        clubs = (int(rng.integers(20, 60)), int(rng.integers(110, 160)), int(rng.integers(10, 50)))
+        diamonds = (int(rng.integers(150, 220)), int(rng.integers(60, 120)), int(rng.integers(10, 40)))
+        colours = (clubs, diamonds, red, black)
+    else:
+        colours = (black, red, red, black)
+    paper = tuple(int(v) for v in rng.integers(232, 253, 3))
+    return FaceStyle(
+        str(FONT_ROOT / rank_font), float(rng.uniform(0.15, 0.22)), float(rng.uniform(0.11, 0.16)),
+        float(rng.uniform(0.09, 0.13)), float(rng.uniform(0.025, 0.045)), bool(rng.random() < 0.2), colours,
+        (paper[0], paper[1], paper[2]), float(rng.uniform(0.8, 1.1)), 400, str(FONT_ROOT / suit_font),
+    )
+
+
+FONT_DECKS: tuple[str, ...] = tuple(_FONT_DECK_FONTS)
+
+
+def font_deck_available(name: str) -> bool:
+    """Whether both fonts of a font deck are installed here."""
+    return all((FONT_ROOT / f).is_file() for f in _FONT_DECK_FONTS[name])
+
+
+def _style(design: str) -> FaceStyle:
+    if design in _FONT_DECK_FONTS:
+        return _font_deck_style(design, *_FONT_DECK_FONTS[design])
+    return STYLES[design]
+
+
+@functools.lru_cache(maxsize=64)
 def _font(name: str) -> cv2.FontFace:
-    path = FONT_DIR / name
+    path = Path(name) if Path(name).is_absolute() else FONT_DIR / name
     if path.is_file():
         return cv2.FontFace(str(path))
     return cv2.FontFace("sans")
@@ -147,7 +219,7 @@ def draw_face(design: str, card: Card) -> Image:
 
 
 def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int, int]]]:
-    style = STYLES[design]
+    style = _style(design)
     w, h = ART_WIDTH, ART_HEIGHT
     img = _blank(style.paper)
     colour = style.colours[("c", "d", "h", "s").index(card.suit.value)]
@@ -156,7 +228,7 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
     rank_mask = _glyph(rank_text, style.font, round(style.rank_size * w), style.weight)
     if rank_mask.shape[1] > 0.24 * w:  # "10" in a narrow column: squeeze it
         rank_mask = f32(cv2.resize(rank_mask, (int(0.24 * w), rank_mask.shape[0]), interpolation=cv2.INTER_AREA))
-    suit_mask = _glyph(suit, "DejaVuSans.ttf", round(style.suit_size * w), 400)
+    suit_mask = _glyph(suit, style.suit_font, round(style.suit_size * w), 400)
     ink: list[tuple[int, int, int, int]] = []
     corners = [(style.index_x, False), (1 - style.index_x, False)] if style.four_corners else [(style.index_x, False)]
     for ix, _ in corners:
@@ -172,7 +244,7 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
         _stamp(img, suit_mask, cx2, bottom - (b1[3] - b1[1]) - 0.015 * h, colour, rotate=True)
     value = card.rank.value
     if value in _PIPS:
-        pip = _glyph(suit, "DejaVuSans.ttf", round(0.13 * w * style.pip_scale), 400)
+        pip = _glyph(suit, style.suit_font, round(0.13 * w * style.pip_scale), 400)
         for x, y in _PIPS[value]:
             yy = _map_pip_y(y) * h
             if y > 0.5:
@@ -180,7 +252,7 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
             else:
                 _stamp(img, pip, x * w, yy - pip.shape[0] / 2, colour)
     elif card.rank == Rank.ACE:
-        pip = _glyph(suit, "DejaVuSans.ttf", round(0.36 * w * style.pip_scale), 400)
+        pip = _glyph(suit, style.suit_font, round(0.36 * w * style.pip_scale), 400)
         _stamp(img, pip, w / 2, h / 2 - pip.shape[0] / 2, colour)
     else:
         _draw_court(img, style, card, colour, rank_text)
@@ -202,7 +274,7 @@ def _draw_court(img: Image, style: FaceStyle, card: Card, colour: tuple[int, int
     letter = _glyph(rank_text, style.font, int(0.22 * h), 700)
     _stamp(img, letter, w / 2, mid - letter.shape[0] - 0.02 * h, colour)
     _stamp(img, letter, w / 2, mid + letter.shape[0] + 0.02 * h, colour, rotate=True)
-    pip = _glyph(card.suit.symbol, "DejaVuSans.ttf", int(0.07 * h), 400)
+    pip = _glyph(card.suit.symbol, style.suit_font, int(0.07 * h), 400)
     _stamp(img, pip, x0 + 0.08 * w, y0 + 0.03 * h, colour)
     _stamp(img, pip, x1 - 0.08 * w, y1 - 0.03 * h, colour, rotate=True)
 

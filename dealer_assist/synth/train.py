@@ -84,7 +84,7 @@ class TrainConfig:
     heldout_images: int = 100  # evaluation scenes (held-out designs only)
     epochs: int = 100  # with `hours`, Ultralytics fits the epoch count (and the cosine schedule) into the cap
     hours: float = 0.85  # cap on detector training time (Ultralytics `time`), 0 = no cap
-    classifier_epochs: int = 16
+    classifier_epochs: int = 20
     classifier_arch: str = "v3"  # validation reads: v1 39% (14 epochs), v2 43% (14), v3 54% (16)
     batch: int = 16
     imgsz: int = ds.TILE
@@ -95,7 +95,7 @@ class TrainConfig:
     threads: int = 2
     seed: int = 0
     workers: int = 2  # processes rendering scenes
-    art_crops: int = 40000  # classifier crops drawn straight from card art
+    art_crops: int = 60000  # classifier crops drawn straight from card art (training designs and font decks)
     empty_tile_keep: float = 0.15
     quantize: bool = True  # the app runs an int8 copy of the detector (about 2x faster on the CPU)
     calibration_frames: int = 16
@@ -194,19 +194,26 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
     return yaml, crops_path
 
 
+def classifier_faces() -> tuple[str, ...]:
+    """Face designs the classifier's art crops come from: the training designs and the installed font decks."""
+    from dealer_assist.synth.procedural import FONT_DECKS, font_deck_available
+
+    return (*designs_for("train", "face"), *(d for d in FONT_DECKS if font_deck_available(d)))
+
+
 def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) -> Path:
     """Classifier crops: `cfg.art_crops` drawn straight from training designs' art, plus the scene crops.
     Validation: the validation scenes' crops (or a slice of art crops when there are none)."""
     from dealer_assist.synth.card_art import load_back_design, load_face_design
 
-    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX]
+    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, list(classifier_faces())]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
         log(f"classifier data: reusing {path}")
         return path
     t0 = time.time()
-    faces = [load_face_design(n) for n in designs_for("train", "face")]
+    faces = [load_face_design(n) for n in classifier_faces()]
     backs = [load_back_design(n).image for n in designs_for("train", "back")]
     log(f"classifier data: {len(faces)} face designs, {len(backs)} back designs (training split)")
     rng = np.random.default_rng([cfg.seed, 77])
@@ -389,6 +396,14 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
         gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 2
         bias = 0.08 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 2
         x = x * gain + bias + 0.02 * torch.randn(x.shape, generator=gen)
+        # Some crops get their colour channels swapped or drop their colour, so that suits are read by their
+        # shape as well: four-colour decks (green clubs, blue diamonds) are otherwise read by colour alone.
+        swap = torch.rand(n, generator=gen) < 0.25
+        if bool(swap.any()):
+            x[swap] = x[swap][:, torch.randperm(3, generator=gen)]
+        grey = torch.rand(n, generator=gen) < 0.1
+        if bool(grey.any()):
+            x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
         return x.clamp(0, 1)
 
     def loss_fn(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
