@@ -118,6 +118,34 @@ def test_tiles_only_for_large_images() -> None:
     assert min(xs) == 0 and max(xs) == 6000
 
 
+def test_shrunk_canvas_places_each_view_and_maps_boxes_back() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    image[100:300, 200:400] = 255  # a 200 px white square
+    canvas, views = common.shrunk_canvas(image, (736, 1280))
+    assert [v.shrink for v in views] == [2, 4]
+    assert (views[0].x0, views[0].x1, views[0].y1) == (0, 640, 360)
+    assert views[1].x0 == 640 + 32 and views[1].y1 == 180
+    assert canvas[50:150, 100:200].min() == 255 and (canvas[400, 600] == 114).all()  # the square at 1/2; grey below
+    assert canvas[25:75, 672 + 50 : 672 + 100].min() == 255  # and at 1/4
+    names = ("index", "back", "button")
+    # model-px boxes: the square seen in each view as a back, and a small index box in the 1/2 view
+    xyxy = np.array([[100, 50, 200, 150], [672 + 50, 25, 672 + 100, 75], [10, 10, 20, 20]], np.float32)
+    b, s, c = common.from_shrunk(xyxy, np.array([0.9, 0.8, 0.7], np.float32), np.array([1, 1, 0]), views, names, 1.0)
+    # kept: the 1/2 view's back (200 px at full scale > 128); dropped: the 1/4 view's (200 < 2 x 128) and the
+    # 20 px index box (40 px at full scale), both left to finer reads
+    assert c.tolist() == [1]
+    assert np.allclose(b, [[200, 100, 400, 300]]) and np.isclose(s[0], 0.9)
+    big = np.array([[672 + 10, 10, 672 + 90, 90]], np.float32)  # 80 px at 1/4: 320 px at full scale
+    b, _, _ = common.from_shrunk(big, np.array([0.9], np.float32), np.array([1]), views, names, 1.0)
+    assert np.allclose(b, [[40, 40, 360, 360]])
+
+
+def test_shrinks_follow_the_card_length() -> None:
+    assert common.shrinks_for_card(90.0) == ()  # a table camera: cards within the trained sizes
+    assert common.shrinks_for_card(200.0) == (2,)
+    assert common.shrinks_for_card(600.0) == (2, 4)
+
+
 def test_decode_and_nms() -> None:
     # two overlapping boxes of class 0, one of class 1, one below the threshold
     out = np.zeros((4 + 3, 4), np.float32)

@@ -62,6 +62,24 @@ def test_reads_face_up_cards_in_held_out_scenes(tally: Tally) -> None:
     assert fig["face_up_precision"] >= 0.8, tally.misses
 
 
+# A phone photo of one spot: index corners 60 to 110 px at 1920 px, larger than any the detector was trained on.
+CLOSE_UP = SceneOptions(size=(1920, 1080), phase="showdown", full_table=False, view_half_cm=(9.0, 14.0),
+                        face_design="proc-serif", back_design="back:proc-black-rings")
+
+
+def test_reads_close_up_cards_through_the_shrunk_read(detector) -> None:  # type: ignore[no-untyped-def]
+    with_shrunk, one_read = Tally(), Tally()
+    for seed in range(1, 9):
+        scene = render_scene(seed, "held_out", CLOSE_UP)
+        with_shrunk.add(scene.truth, detector.detect(scene.image))
+        one_read.add(scene.truth, make_detector("onnx", threads=2, shrinks=()).detect(scene.image))
+    assert with_shrunk.cards_must >= 10
+    fig = with_shrunk.figures()
+    assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 11 of 12 on the shipped model
+    assert fig["face_up_precision"] >= 0.9, with_shrunk.misses
+    assert one_read.figures()["face_up_recall"] <= 0.5  # 2 of 12: the cards are too large for one read
+
+
 def test_plain_images_of_any_size_have_no_objects(detector) -> None:  # type: ignore[no-untyped-def]
     assert len(detector.detect(np.full((720, 1280, 3), 90, np.uint8))) == 0
     assert len(detector.detect(np.full((40, 50, 3), 90, np.uint8))) == 0
@@ -76,3 +94,12 @@ def test_large_photo_boxes_are_in_its_own_pixels(detector) -> None:  # type: ign
     assert len(small) > 0 and len(big) > 0
     assert big.xyxy[:, 2].max() > 1280 or big.xyxy[:, 3].max() > 720
     assert big.xyxy.max() <= 4 * 1280 + 1
+
+
+def test_a_calibrated_camera_keeps_only_the_reads_it_needs() -> None:
+    det = make_detector("onnx", threads=2)
+    assert det.shrinks == (2, 4)  # type: ignore[attr-defined]  # a still of unknown scale
+    det.expect_card_length(60.0, (1280, 720))  # type: ignore[attr-defined]  # a table camera
+    assert det.shrinks == ()  # type: ignore[attr-defined]
+    det.expect_card_length(900.0, (1920, 1080))  # type: ignore[attr-defined]  # 600 model px: a camera over one spot
+    assert det.shrinks == (2, 4)  # type: ignore[attr-defined]

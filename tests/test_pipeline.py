@@ -141,3 +141,35 @@ def test_simulated_hand_events_reproduced(seed: int) -> None:
     score = score_events(truth, found, tolerance_s=1.5)
     assert score.recall == 1.0, score.missed
     assert [e.kind for e in score.extra] in ([], ["button_moved"])   # the button's first sighting
+
+
+class _ScaleSpy(FakeDetector):
+    """A fake detector that records what the pipeline tells it of the card size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[tuple[float, tuple[int, int]]] = []
+
+    def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
+        self.told.append((image_px, image_size))
+
+
+def test_pipeline_tells_a_scale_aware_detector_how_large_cards_look() -> None:
+    from dealer_assist.vision.backends.common import shrinks_for_card
+    from dealer_assist.vision.pipeline import card_length_px
+
+    profile = oval_profile(9)
+    cal = _camera(profile)  # the whole table across 1280 px: about 5 px per cm
+    spy = _ScaleSpy()
+    Pipeline.build(profile, cal, spy)
+    assert len(spy.told) == 1 and spy.told[0][1] == (1280, 720)
+    length = spy.told[0][0]
+    assert length == pytest.approx(card_length_px(profile, cal))
+    assert 40 < length < 90  # a card's 10.8 cm diagonal at 4 to 8 px per cm
+    assert shrinks_for_card(length) == ()  # so the live detector reads each frame once
+    # a camera over one seat sees the card six times larger: the detector keeps its shrunk reads
+    w, h = profile.width_cm, profile.height_cm
+    quad = np.float32([[0, 0], [6 * 1280, 0], [6 * 1280, 6 * 720], [0, 6 * 720]])
+    close = CameraCalibration.from_table_to_image(
+        cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad), (1280, 720), profile.name)
+    assert card_length_px(profile, close) > 5 * length

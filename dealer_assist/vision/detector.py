@@ -45,6 +45,13 @@ class Detector(Protocol):
     def detect(self, image: Image) -> Detections: ...
 
 
+@runtime_checkable
+class ScaleAware(Protocol):
+    """A detector that can skip work once a camera's calibration says how large its cards look."""
+
+    def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None: ...
+
+
 # --------------------------------------------------------------------------------------------
 # The model manifest: what the training recipe wrote beside the ONNX files.
 

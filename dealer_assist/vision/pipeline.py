@@ -17,7 +17,7 @@ import numpy as np
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
-from dealer_assist.vision.detector import Detector
+from dealer_assist.vision.detector import Detector, ScaleAware
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.frames import Frame, FrameSource
 from dealer_assist.vision.mapper import EMPTY, MapperConfig, TableMapper, TableObservation, ZoneView
@@ -42,6 +42,18 @@ class PipelineStats:
         return self.frames / spent if spent > 0 else 0.0
 
 
+def card_length_px(profile: TableProfile, calibration: CameraCalibration) -> float:
+    """The longest a card can look in this camera's frames (its diagonal, at the nearest card spot), image px."""
+    half = math.hypot(CARD_W_CM, CARD_H_CM) / 2
+    spots = [s.card_spot for s in profile.seats]
+    spots += [tuple(np.mean(np.asarray(area), axis=0)) for area in (profile.muck, profile.stub, profile.pot)]
+    longest = 0.0
+    for x, y in spots:
+        p = calibration.to_image([(x - half, y), (x + half, y), (x, y - half), (x, y + half)])
+        longest = max(longest, float(np.hypot(*(p[1] - p[0]))), float(np.hypot(*(p[3] - p[2]))))
+    return longest
+
+
 class Pipeline:
     """One table's vision chain. `update(frame)` returns the events that frame confirmed."""
 
@@ -56,7 +68,10 @@ class Pipeline:
     @classmethod
     def build(cls, profile: TableProfile, calibration: CameraCalibration, detector: Detector,
               tracker_config: TrackerConfig | None = None, mapper_config: MapperConfig | None = None) -> Pipeline:
-        """The chain for a profile and its camera calibration."""
+        """The chain for a profile and its camera calibration (which also tells a scale-aware detector how large
+        the cards look, so that it reads each frame only at the scales it needs)."""
+        if isinstance(detector, ScaleAware):
+            detector.expect_card_length(card_length_px(profile, calibration), calibration.image_size)
         return cls(detector, TableMapper(profile, calibration, mapper_config),
                    Tracker(profile.seat_count, tracker_config))
 

@@ -68,6 +68,75 @@ def regions(image_shape: tuple[int, ...], size: tuple[int, int],
     return out
 
 
+LARGE_PX: dict[str, float] = {"index": 48.0, "back": 128.0, "button": 64.0}
+"""Per detector class, a box side (model px, the whole image at the model's scale) past which the object is
+larger than nearly all the detector was trained on (rendered tables, 99th percentiles 58 / 150 / 75 px).
+Close-up photos show cards far larger; `shrunk_canvas` brings them back into range."""
+SHRINKS: tuple[int, ...] = (2, 4)
+"""The whole image is also read at 1/2 and 1/4 of its model scale, both in one extra model input."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShrunkView:
+    """Where one shrunk copy of the image sits in the shared canvas: model px = image px * r + (pad_x, 0)."""
+
+    shrink: int
+    box: Letterbox
+    x0: int
+    x1: int
+    y1: int
+
+
+def shrunk_canvas(image: Image, size: tuple[int, int], shrinks: tuple[int, ...] = SHRINKS,
+                  gap: int = 32) -> tuple[Image, list[ShrunkView]]:
+    """One model input holding the image at 1/2, 1/4, ... of its letterboxed scale, side by side, so that cards
+    too large for the detector at full scale (a phone photo of a few cards) are found in one more model run."""
+    th, tw = size
+    h, w = image.shape[:2]
+    r0 = min(th / h, tw / w)
+    canvas = np.full((th, tw, 3), 114, dtype=np.uint8)
+    views: list[ShrunkView] = []
+    x = 0
+    for f in shrinks:
+        r = r0 / f
+        nw, nh = max(1, round(w * r)), max(1, round(h * r))
+        if x + nw > tw:
+            break
+        canvas[:nh, x : x + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        views.append(ShrunkView(f, Letterbox(r, float(x), 0.0), x, x + nw, nh))
+        x += nw + gap
+    return canvas, views
+
+
+def from_shrunk(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], views: list[ShrunkView],
+                class_names: tuple[str, ...], r0: float) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Boxes found in a `shrunk_canvas`, in image px: each goes to the view holding its centre, and is kept
+    only when it is too large for the finer reads (scale-aware, as in SNIP): a view at 1/f keeps boxes longer
+    than `LARGE_PX` * f / 2 at full scale, so small things are left to the full-scale read."""
+    large = np.array([LARGE_PX.get(n, 64.0) for n in class_names], dtype=np.float32)
+    cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
+    cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
+    out_b, out_s, out_c = [], [], []
+    for v in views:
+        inside = (cx >= v.x0) & (cx < v.x1) & (cy < v.y1)
+        b = v.box.to_image(xyxy[inside])
+        side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * r0
+        keep = side > large[classes[inside]] * v.shrink / 2
+        out_b.append(b[keep])
+        out_s.append(scores[inside][keep])
+        out_c.append(classes[inside][keep])
+    if not out_b:
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    return np.concatenate(out_b), np.concatenate(out_s), np.concatenate(out_c)
+
+
+def shrinks_for_card(card_px: float) -> tuple[int, ...]:
+    """The shrunk reads a camera needs when its largest card is `card_px` long in model px (the full card is
+    what a `back` box covers): none while cards stay within what the detector was trained on."""
+    big = LARGE_PX["back"]
+    return tuple(f for f in SHRINKS if card_px > big * f / 2)
+
+
 def decode_yolo(output: FloatArray, conf: float | FloatArray) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
     """Ultralytics' detect head (4 + nc, anchors): xywh in model px, class scores -> xyxy, score, class.
     `conf` is one score threshold or one per class."""

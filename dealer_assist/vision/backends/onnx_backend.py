@@ -13,14 +13,18 @@ import numpy as np
 import onnxruntime as ort
 
 from dealer_assist.vision.backends.common import (
+    SHRINKS,
     FloatArray,
     Image,
     Thresholds,
     assemble,
     decode_yolo,
+    from_shrunk,
     letterbox,
     nms,
     regions,
+    shrinks_for_card,
+    shrunk_canvas,
     to_blob,
 )
 from dealer_assist.vision.detections import Detections
@@ -51,10 +55,11 @@ class OnnxDetector:
     name = "onnx"
 
     def __init__(self, manifest: ModelManifest, *, threads: int | None = None, thresholds: Thresholds | None = None,
-                 tile_above: float = 2.0, **_: Any) -> None:
+                 tile_above: float = 2.0, shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
         self.thresholds = thresholds or Thresholds()
         self.tile_above = tile_above
+        self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
         self._det = _session(manifest.detector_path, threads)
         self._det_input = self._det.get_inputs()[0].name
         shape = self._det.get_inputs()[0].shape
@@ -85,11 +90,25 @@ class OnnxDetector:
             boxes.append(lb.to_image(b))
             scores.append(s)
             classes.append(c)
+        if self.shrinks:
+            canvas, views = shrunk_canvas(image, self.imgsz, self.shrinks)
+            out = self._det.run(None, {self._det_input: to_blob([canvas])})[0][0]
+            r0 = min(self.imgsz[0] / image.shape[0], self.imgsz[1] / image.shape[1])
+            b, s, c = from_shrunk(*decode_yolo(out, conf), views, self.manifest.detector_classes, r0)
+            boxes.append(b)
+            scores.append(s)
+            classes.append(c)
         xyxy = np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
         sc = np.concatenate(scores) if scores else np.zeros(0, np.float32)
         cl = np.concatenate(classes) if classes else np.zeros(0, np.int64)
         keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None)
         return xyxy[keep], sc[keep], cl[keep]
+
+    def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
+        """A calibrated camera's largest card, `image_px` long in frames of `image_size` (width, height): keep
+        only the shrunk reads that size needs (none for a table camera, which saves a model run per frame)."""
+        r0 = min(self.imgsz[0] / image_size[1], self.imgsz[1] / image_size[0])
+        self.shrinks = shrinks_for_card(image_px * r0)
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)
