@@ -57,6 +57,7 @@ class SceneOptions:
     effects: float = 1.0  # 0 = a clean image
     hands: bool = True
     profile: TableProfile | None = None
+    view_half_cm: tuple[float, float] = (30.0, 75.0)  # a close view's half width, table cm (a photo of a spot)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def random_camera(rng: np.random.Generator, profile: TableProfile, size: tuple[i
         spots = [s.card_spot for s in profile.seats]
         spots += [_centre(profile.muck), _centre(profile.stub), _centre(profile.pot)]
         cx, cy = spots[int(rng.integers(len(spots)))]
-        half = float(rng.uniform(30, 75))
+        half = float(rng.uniform(*opts.view_half_cm))
         view = [(cx - half, cy - half * 0.6), (cx + half, cy + half * 0.6)]
     tilt = float(rng.uniform(0, opts.tilt_max_deg)) if rng.random() < 0.8 else 0.0
     roll = float(rng.uniform(0, 360)) if rng.random() < 0.6 else float(rng.choice([0.0, 90.0, 180.0, 270.0]))
