@@ -163,7 +163,7 @@ def main() -> None:
     except ImportError:
         print("ultralytics_speed_ratio: skipped (ultralytics is not installed; bash installer/install.sh --train)")
         return
-    ul = make_detector("ultralytics", args.model, threads=args.threads or None)
+    ul = make_detector("ultralytics", args.model, threads=args.threads or None, shrinks=())  # one read, as onnx_raw
     ul_raw = timed(ul.raw, frames, args.rounds)  # type: ignore[attr-defined]
     ul_full = timed(ul.detect, frames, args.rounds)
     print(f"ultralytics_predict_fps_1280x720: {1 / ul_raw:.1f} (same checkpoint, imgsz, frames)")

@@ -12,7 +12,17 @@ from typing import Any
 
 import numpy as np
 
-from dealer_assist.vision.backends.common import FloatArray, Image, Thresholds, assemble, nms
+from dealer_assist.vision.backends.common import (
+    SHRINKS,
+    FloatArray,
+    Image,
+    Thresholds,
+    assemble,
+    from_shrunk,
+    nms,
+    shrinks_for_card,
+    shrunk_canvas,
+)
 from dealer_assist.vision.backends.onnx_backend import _session
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
@@ -34,9 +44,11 @@ class UltralyticsDetector:
     name = "ultralytics"
 
     def __init__(self, manifest: ModelManifest, *, device: str = "cpu", threads: int | None = None,
-                 thresholds: Thresholds | None = None, weights: str | None = None, **_: Any) -> None:
+                 thresholds: Thresholds | None = None, weights: str | None = None,
+                 shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
         self.thresholds = thresholds or Thresholds()
+        self.shrinks = shrinks  # as the ONNX backend: the shrunk read for cards too large at full scale
         self.device = device
         path = weights or (str(manifest.checkpoint_path) if manifest.checkpoint_path else str(manifest.detector_path))
         if not os.path.exists(path):
@@ -57,16 +69,31 @@ class UltralyticsDetector:
     def raw(self, image: Image) -> tuple[FloatArray, FloatArray, np.ndarray[Any, np.dtype[np.int64]]]:
         conf, iou = self.thresholds.per_class(self.manifest.detector_classes)
         # Ultralytics takes one threshold each: ask with the loosest, then apply the per-class ones
-        res = self.model.predict(image, imgsz=list(self.manifest.imgsz), conf=float(conf.min()),
-                                 iou=float(iou.max()), device=self.device, verbose=False)[0]
-        boxes = res.boxes
-        xyxy = np.asarray(boxes.xyxy.cpu().numpy(), dtype=np.float32).reshape(-1, 4)
-        scores = np.asarray(boxes.conf.cpu().numpy(), dtype=np.float32).reshape(-1)
-        classes = np.asarray(boxes.cls.cpu().numpy(), dtype=np.int64).reshape(-1)
+        xyxy, scores, classes = self._predict(image, float(conf.min()), float(iou.max()))
+        if self.shrinks:
+            canvas, views = shrunk_canvas(image, self.manifest.imgsz, self.shrinks)
+            r0 = min(self.manifest.imgsz[0] / image.shape[0], self.manifest.imgsz[1] / image.shape[1])
+            more = from_shrunk(*self._predict(canvas, float(conf.min()), float(iou.max())), views,
+                               self.manifest.detector_classes, r0)
+            xyxy, scores, classes = (np.concatenate([a, b]) for a, b in zip((xyxy, scores, classes), more, strict=True))
         sure = scores >= conf[classes]
         xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
         keep = nms(xyxy, scores, classes, iou)
         return xyxy[keep], scores[keep], classes[keep]
+
+    def _predict(self, image: Image, conf: float, iou: float) -> tuple[FloatArray, FloatArray,
+                                                                       np.ndarray[Any, np.dtype[np.int64]]]:
+        res = self.model.predict(image, imgsz=list(self.manifest.imgsz), conf=conf, iou=iou, device=self.device,
+                                 verbose=False)[0]
+        boxes = res.boxes
+        return (np.asarray(boxes.xyxy.cpu().numpy(), dtype=np.float32).reshape(-1, 4),
+                np.asarray(boxes.conf.cpu().numpy(), dtype=np.float32).reshape(-1),
+                np.asarray(boxes.cls.cpu().numpy(), dtype=np.int64).reshape(-1))
+
+    def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
+        """As the ONNX backend: keep only the shrunk reads a calibrated camera's card size needs."""
+        r0 = min(self.manifest.imgsz[0] / image_size[1], self.manifest.imgsz[1] / image_size[0])
+        self.shrinks = shrinks_for_card(image_px * r0)
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)
