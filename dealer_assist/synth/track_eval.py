@@ -85,9 +85,20 @@ def visible_detections(objects: Sequence[ObjectTruth], *, min_index: float = MIN
                                  np.array(ids, np.int64))
 
 
+@dataclass(frozen=True)
+class DetectorFn:
+    """A real detector as a `DetectFn` (it looks at the pixels only); `track_video` builds its pipeline round
+    the detector, so that a scale-aware one hears the camera's card size as it would live."""
+
+    detector: Detector
+
+    def __call__(self, image: Image, _objects: list[ObjectTruth]) -> Detections:
+        return self.detector.detect(image)
+
+
 def detector_fn(detector: Detector) -> DetectFn:
-    """A real detector as a `DetectFn` (it looks at the pixels only)."""
-    return lambda image, _objects: detector.detect(image)
+    """A real detector as a `DetectFn`."""
+    return DetectorFn(detector)
 
 
 def truth_fn(image: Image, objects: list[ObjectTruth]) -> Detections:
@@ -177,7 +188,8 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
     calibration = CameraCalibration.from_table_to_image(np.array(truth.homography), sim.size, sim.profile.name)
-    pipe = Pipeline.build(sim.profile, calibration, FakeDetector(),
+    detector = detect.detector if isinstance(detect, DetectorFn) else FakeDetector()
+    pipe = Pipeline.build(sim.profile, calibration, detector,
                           TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
     follower = follow(sim, pipe) if follow is not None else None
     n = sim.frame_count if frames is None else min(frames, sim.frame_count)
