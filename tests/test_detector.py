@@ -194,6 +194,18 @@ def test_crops_are_centred_squares() -> None:
     assert crops[0, 16, 16, 0] == 255 and crops[0, 1:31, 1:31].min() > 0
 
 
+def test_large_crops_are_area_filtered_and_stay_centred() -> None:
+    stripes = np.zeros((1000, 1000, 3), np.uint8)
+    stripes[:, ::2] = 255  # 1 px stripes: a 320 px square of them brought to 32 px must read as flat grey
+    crop = common.crop_squares(stripes, np.array([[300, 300, 620, 620]], np.float32), 32, 1.0)[0]
+    assert abs(float(crop.mean()) - 127.5) < 8 and float(crop.std()) < 12  # bilinear sampling aliases to 0/255
+    img = np.zeros((1000, 1000, 3), np.uint8)
+    img[400:600, 400:600] = 255  # the middle half of a 400 px square crop, and one cut by the image edge
+    crops = common.crop_squares(img, np.array([[300, 300, 700, 700], [-100, -100, 300, 300]], np.float32), 32, 1.0)
+    assert crops[0, 9:23, 9:23].min() > 200 and crops[0, :6].max() < 50 and crops[0, :, 26:].max() < 50
+    assert crops[1].max() < 60  # the edge is replicated, not filled with the square
+
+
 def test_assemble_reads_corners_merges_twins_and_keeps_one_button() -> None:
     img = np.zeros((200, 300, 3), np.uint8)
     xyxy = np.array([[10, 10, 20, 25], [40, 60, 50, 75], [200, 10, 210, 25], [100, 100, 150, 170],

@@ -186,11 +186,35 @@ def crop_squares(image: Image, xyxy: FloatArray, size: int, scale: float) -> Ima
     for i, (x0, y0, x1, y1) in enumerate(xyxy.tolist()):
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         side = max(x1 - x0, y1 - y0, 2.0) * scale
+        if side > 2 * size:
+            image_part, cx, cy, side = _area_shrunk(image, cx, cy, side, size)
+        else:
+            image_part = image
         s = size / side
         m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], dtype=np.float64)
-        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-        out[i] = cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        out[i] = cv2.warpAffine(image_part, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def _area_shrunk(image: Image, cx: float, cy: float, side: float, size: int) -> tuple[Image, float, float, float]:
+    """The square's neighbourhood shrunk with an area filter to about twice the crop size, and the square in it.
+
+    warpAffine has no area filter (it samples bilinearly), so a large corner (a close-up photo) brought
+    straight down to 32 px aliases its glyphs into noise."""
+    h, w = image.shape[:2]
+    half = side / 2 + 2
+    x0, y0 = int(np.floor(cx - half)), int(np.floor(cy - half))
+    x1, y1 = int(np.ceil(cx + half)), int(np.ceil(cy + half))
+    roi = image[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
+    if roi.size == 0:
+        return image, cx, cy, side
+    roi = np.asarray(cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w),
+                                        cv2.BORDER_REPLICATE), dtype=np.uint8)
+    f = (2 * size) / side
+    small = cv2.resize(roi, (max(1, round(roi.shape[1] * f)), max(1, round(roi.shape[0] * f))),
+                       interpolation=cv2.INTER_AREA)
+    fx, fy = small.shape[1] / roi.shape[1], small.shape[0] / roi.shape[0]
+    return np.asarray(small, dtype=np.uint8), (cx - x0) * fx, (cy - y0) * fy, side * (fx + fy) / 2
 
 
 def classifier_blob(crops: Image) -> FloatArray:

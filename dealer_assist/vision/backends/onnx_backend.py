@@ -13,6 +13,7 @@ import numpy as np
 import onnxruntime as ort
 
 from dealer_assist.vision.backends.common import (
+    LARGE_PX,
     SHRINKS,
     FloatArray,
     Image,
@@ -83,17 +84,22 @@ class OnnxDetector:
         boxes, scores, classes = [], [], []
         regs = regions(image.shape, self.imgsz, self.tile_above)
         conf, iou = self.thresholds.per_class(self.manifest.detector_classes)
-        for x0, y0, x1, y1 in regs:
+        r0 = min(self.imgsz[0] / image.shape[0], self.imgsz[1] / image.shape[1])
+        large = np.array([LARGE_PX.get(n, 64.0) for n in self.manifest.detector_classes], dtype=np.float32)
+        for i, (x0, y0, x1, y1) in enumerate(regs):
             padded, lb = letterbox(image[y0:y1, x0:x1], self.imgsz, origin=(x0, y0))
             out = self._det.run(None, {self._det_input: to_blob([padded])})[0][0]
             b, s, c = decode_yolo(out, conf)
-            boxes.append(lb.to_image(b))
+            b = lb.to_image(b)
+            if i > 0:  # a tile is for small corners: what is large at the whole image's scale is the others' to find
+                small = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * r0 <= large[c]
+                b, s, c = b[small], s[small], c[small]
+            boxes.append(b)
             scores.append(s)
             classes.append(c)
         if self.shrinks:
             canvas, views = shrunk_canvas(image, self.imgsz, self.shrinks)
             out = self._det.run(None, {self._det_input: to_blob([canvas])})[0][0]
-            r0 = min(self.imgsz[0] / image.shape[0], self.imgsz[1] / image.shape[1])
             b, s, c = from_shrunk(*decode_yolo(out, conf), views, self.manifest.detector_classes, r0)
             boxes.append(b)
             scores.append(s)
