@@ -27,3 +27,32 @@ def test_continue_from_only_a_detector(tmp_path: Path) -> None:
 def test_continue_from_an_empty_folder_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(click.BadParameter, match=r"neither cards-detector\.pt nor cards-classifier\.pt"):
         continue_settings(tmp_path)
+
+
+def test_detector_run_folder_is_absolute_so_the_checkpoint_is_where_it_is_looked_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ultralytics puts a relative `project` under its own runs/detect/; the recipe then found no checkpoint."""
+    import sys
+    import types
+
+    from dealer_assist.synth import train as train_mod
+
+    seen: dict[str, object] = {}
+
+    class FakeYolo:
+        def __init__(self, path: str, task: str) -> None:
+            seen["model"] = path
+
+        def train(self, **args: object) -> None:
+            seen.update(args)
+            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
+            weights.mkdir(parents=True)
+            (weights / "best.pt").write_bytes(b"pt")
+
+    monkeypatch.setitem(sys.modules, "ultralytics", types.SimpleNamespace(YOLO=FakeYolo))
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None))
+    monkeypatch.chdir(tmp_path)
+    cfg = train_mod.TrainConfig(runs=Path("rel") / "runs")
+    best = train_mod.train_detector(cfg, tmp_path / "data.yaml", lambda msg: None)
+    assert Path(str(seen["project"])).is_absolute()
+    assert best == tmp_path / "rel" / "runs" / "detector" / "weights" / "best.pt" and best.is_file()

@@ -256,7 +256,7 @@ def _offline_ultralytics(run_dir: Path) -> None:
 
 def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
     """Train the YOLO detector from the model yaml; returns the best (or last) checkpoint."""
-    run_dir = cfg.runs
+    run_dir = cfg.runs.resolve()  # Ultralytics puts a relative project under its own runs/detect/
     run_dir.mkdir(parents=True, exist_ok=True)
     _offline_ultralytics(run_dir)
     try:
