@@ -135,6 +135,7 @@ def main() -> None:
                   f"{int(f['face_up_cards'])} cards{', no shrunk read' if label else ''})")
             print(f"close_up{label}_face_up_recall: {f['face_up_recall']:.4f}")
             print(f"close_up{label}_backs_recall: {f['backs_recall']:.4f}")
+            print(f"close_up{label}_backs_precision: {f['backs_precision']:.4f}")
         det.shrinks = shrinks  # type: ignore[attr-defined]
 
     frames = [img for img, t in scenes if (t.width, t.height) == (1280, 720)][: args.speed_frames]

@@ -140,6 +140,21 @@ def test_shrunk_canvas_places_each_view_and_maps_boxes_back() -> None:
     assert np.allclose(b, [[40, 40, 360, 360]])
 
 
+def test_finer_backs_much_smaller_than_the_shrunk_reads_cards_are_dropped() -> None:
+    names = ("index", "back", "button")
+    xyxy = np.array([[0, 0, 400, 300],      # a card found by the shrunk read: 400 px long
+                     [500, 0, 870, 300],    # a card found at full scale, as long: kept
+                     [0, 400, 120, 520],    # a 120 px "back" at full scale: a chip in a close-up, dropped
+                     [200, 400, 260, 440],  # an index corner: not a back, kept
+                     ], np.float32)
+    classes = np.array([1, 1, 1, 0])
+    shrunk = np.array([True, False, False, False])
+    assert common.drop_small_backs(xyxy, classes, shrunk, names).tolist() == [True, True, False, True]
+    # without a back from the shrunk read there is no scale to hold them to: all kept
+    assert common.drop_small_backs(xyxy, classes, np.zeros(4, bool), names).all()
+    assert common.drop_small_backs(xyxy, np.array([0, 0, 0, 0]), shrunk, names).all()
+
+
 def test_shrinks_follow_the_card_length() -> None:
     assert common.shrinks_for_card(90.0) == ()  # a table camera: cards within the trained sizes
     assert common.shrinks_for_card(200.0) == (2,)

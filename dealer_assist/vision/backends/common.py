@@ -130,6 +130,22 @@ def from_shrunk(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.in
     return np.concatenate(out_b), np.concatenate(out_s), np.concatenate(out_c)
 
 
+def drop_small_backs(xyxy: FloatArray, classes: npt.NDArray[np.int64], shrunk: npt.NDArray[np.bool_],
+                     class_names: tuple[str, ...], least: float = 0.5) -> npt.NDArray[np.bool_]:
+    """Which boxes to keep: where the shrunk read found backs, the cards in this image are that large, so a
+    finer read's `back` less than `least` of their median length is something else (in close-ups, poker chips
+    larger than any in training are read as backs at full scale). Without shrunk-read backs, all are kept."""
+    keep = np.ones(len(xyxy), dtype=bool)
+    if "back" not in class_names:
+        return keep
+    backs = classes == class_names.index("back")
+    side = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    big = side[backs & shrunk]
+    if len(big):
+        keep &= ~(backs & ~shrunk & (side < least * float(np.median(big))))
+    return keep
+
+
 def shrinks_for_card(card_px: float) -> tuple[int, ...]:
     """The shrunk reads a camera needs when its largest card is `card_px` long in model px (the full card is
     what a `back` box covers): none while cards stay within what the detector was trained on."""

@@ -20,6 +20,7 @@ from dealer_assist.vision.backends.common import (
     Thresholds,
     assemble,
     decode_yolo,
+    drop_small_backs,
     from_shrunk,
     letterbox,
     nms,
@@ -107,6 +108,10 @@ class OnnxDetector:
         xyxy = np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
         sc = np.concatenate(scores) if scores else np.zeros(0, np.float32)
         cl = np.concatenate(classes) if classes else np.zeros(0, np.int64)
+        if self.shrinks:
+            shrunk = np.arange(len(cl)) >= len(cl) - len(classes[-1])
+            sure = drop_small_backs(xyxy, cl, shrunk, self.manifest.detector_classes)
+            xyxy, sc, cl = xyxy[sure], sc[sure], cl[sure]
         keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None)
         return xyxy[keep], sc[keep], cl[keep]
 

@@ -18,6 +18,7 @@ from dealer_assist.vision.backends.common import (
     Image,
     Thresholds,
     assemble,
+    drop_small_backs,
     from_shrunk,
     nms,
     shrinks_for_card,
@@ -75,7 +76,10 @@ class UltralyticsDetector:
             r0 = min(self.manifest.imgsz[0] / image.shape[0], self.manifest.imgsz[1] / image.shape[1])
             more = from_shrunk(*self._predict(canvas, float(conf.min()), float(iou.max())), views,
                                self.manifest.detector_classes, r0)
+            shrunk = np.arange(len(classes) + len(more[2])) >= len(classes)
             xyxy, scores, classes = (np.concatenate([a, b]) for a, b in zip((xyxy, scores, classes), more, strict=True))
+            sure = drop_small_backs(xyxy, classes, shrunk, self.manifest.detector_classes)
+            xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
         sure = scores >= conf[classes]
         xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
         keep = nms(xyxy, scores, classes, iou)
