@@ -56,7 +56,7 @@ def test_reads_some_face_up_cards_without_misreading(tally: Tally) -> None:
 def test_reads_face_up_cards_in_held_out_scenes(tally: Tally) -> None:
     fig = tally.figures()
     assert tally.cards_must >= 5
-    assert fig["face_up_recall"] >= 0.6, tally.misses  # 18 of 27 on the shipped model (13 on the one before)
+    assert fig["face_up_recall"] >= 0.6, tally.misses  # 19 of 27 on the shipped model (13 on the one before)
     assert fig["face_up_precision"] >= 0.9, tally.misses
 
 
@@ -73,9 +73,9 @@ def test_reads_close_up_cards_through_the_shrunk_read(detector) -> None:  # type
         one_read.add(scene.truth, make_detector("onnx", threads=2, shrinks=()).detect(scene.image))
     assert with_shrunk.cards_must >= 10
     fig = with_shrunk.figures()
-    assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 11 of 12 on the shipped model
+    assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 12 of 12 on the shipped model
     assert fig["face_up_precision"] >= 0.9, with_shrunk.misses
-    assert one_read.figures()["face_up_recall"] <= 0.5  # 2 of 12: the cards are too large for one read
+    assert one_read.figures()["face_up_recall"] <= 0.5  # 5 of 12: the cards are too large for one read
 
 
 def test_plain_images_of_any_size_have_no_objects(detector) -> None:  # type: ignore[no-untyped-def]
