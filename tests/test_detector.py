@@ -130,13 +130,13 @@ def test_shrunk_canvas_places_each_view_and_maps_boxes_back() -> None:
     names = ("index", "back", "button")
     # model-px boxes: the square seen in each view as a back, and a small index box in the 1/2 view
     xyxy = np.array([[100, 50, 200, 150], [672 + 50, 25, 672 + 100, 75], [10, 10, 20, 20]], np.float32)
-    b, s, c = common.from_shrunk(xyxy, np.array([0.9, 0.8, 0.7], np.float32), np.array([1, 1, 0]), views, names, 1.0)
+    b, s, c = common.from_shrunk(xyxy, np.array([0.9, 0.8, 0.7], np.float32), np.array([1, 1, 0]), views, names)
     # kept: the 1/2 view's back (200 px at full scale > 128); dropped: the 1/4 view's (200 < 2 x 128) and the
     # 20 px index box (40 px at full scale), both left to finer reads
     assert c.tolist() == [1]
     assert np.allclose(b, [[200, 100, 400, 300]]) and np.isclose(s[0], 0.9)
     big = np.array([[672 + 10, 10, 672 + 90, 90]], np.float32)  # 80 px at 1/4: 320 px at full scale
-    b, _, _ = common.from_shrunk(big, np.array([0.9], np.float32), np.array([1]), views, names, 1.0)
+    b, _, _ = common.from_shrunk(big, np.array([0.9], np.float32), np.array([1]), views, names)
     assert np.allclose(b, [[40, 40, 360, 360]])
 
 

@@ -206,14 +206,15 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
     Validation: the validation scenes' crops (or a slice of art crops when there are none)."""
     from dealer_assist.synth.card_art import load_back_design, load_face_design
 
-    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, list(classifier_faces())]
+    face_names = classifier_faces()
+    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, list(face_names)]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
         log(f"classifier data: reusing {path}")
         return path
     t0 = time.time()
-    faces = [load_face_design(n) for n in classifier_faces()]
+    faces = [load_face_design(n) for n in face_names]
     backs = [load_back_design(n).image for n in designs_for("train", "back")]
     log(f"classifier data: {len(faces)} face designs, {len(backs)} back designs (training split)")
     rng = np.random.default_rng([cfg.seed, 77])

@@ -35,11 +35,16 @@ class Letterbox:
         return out
 
 
+def fit_ratio(image_hw: tuple[int, ...], size: tuple[int, int]) -> float:
+    """Model px per image px when an image of (height, width) `image_hw` is letterboxed into `size` (height, width)."""
+    return min(size[0] / image_hw[0], size[1] / image_hw[1])
+
+
 def letterbox(image: Image, size: tuple[int, int], origin: tuple[float, float] = (0.0, 0.0)) -> tuple[Image, Letterbox]:
     """Resize keeping the aspect into (height, width) = size, pad with grey (114) at the bottom/right."""
     h, w = image.shape[:2]
     th, tw = size
-    r = min(th / h, tw / w)
+    r = fit_ratio((h, w), size)
     nw, nh = max(1, round(w * r)), max(1, round(h * r))
     interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else image
@@ -72,6 +77,11 @@ LARGE_PX: dict[str, float] = {"index": 48.0, "back": 128.0, "button": 64.0}
 """Per detector class, a box side (model px, the whole image at the model's scale) past which the object is
 larger than nearly all the detector was trained on (rendered tables, 99th percentiles 58 / 150 / 75 px).
 Close-up photos show cards far larger; `shrunk_canvas` brings them back into range."""
+
+
+def large_px(class_names: tuple[str, ...]) -> FloatArray:
+    """`LARGE_PX` for each detector class, in class-id order."""
+    return np.array([LARGE_PX.get(n, 64.0) for n in class_names], dtype=np.float32)
 SHRINKS: tuple[int, ...] = (2, 4)
 """The whole image is also read at 1/2 and 1/4 of its model scale, both in one extra model input."""
 
@@ -93,7 +103,7 @@ def shrunk_canvas(image: Image, size: tuple[int, int], shrinks: tuple[int, ...] 
     too large for the detector at full scale (a phone photo of a few cards) are found in one more model run."""
     th, tw = size
     h, w = image.shape[:2]
-    r0 = min(th / h, tw / w)
+    r0 = fit_ratio((h, w), size)
     canvas = np.full((th, tw, 3), 114, dtype=np.uint8)
     views: list[ShrunkView] = []
     x = 0
@@ -109,18 +119,18 @@ def shrunk_canvas(image: Image, size: tuple[int, int], shrinks: tuple[int, ...] 
 
 
 def from_shrunk(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], views: list[ShrunkView],
-                class_names: tuple[str, ...], r0: float) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+                class_names: tuple[str, ...]) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
     """Boxes found in a `shrunk_canvas`, in image px: each goes to the view holding its centre, and is kept
     only when it is too large for the finer reads (scale-aware, as in SNIP): a view at 1/f keeps boxes longer
     than `LARGE_PX` * f / 2 at full scale, so small things are left to the full-scale read."""
-    large = np.array([LARGE_PX.get(n, 64.0) for n in class_names], dtype=np.float32)
+    large = large_px(class_names)
     cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
     cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
     out_b, out_s, out_c = [], [], []
     for v in views:
         inside = (cx >= v.x0) & (cx < v.x1) & (cy < v.y1)
         b = v.box.to_image(xyxy[inside])
-        side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * r0
+        side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * v.box.r * v.shrink  # at full scale
         keep = side > large[classes[inside]] * v.shrink / 2
         out_b.append(b[keep])
         out_s.append(scores[inside][keep])
@@ -128,6 +138,20 @@ def from_shrunk(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.in
     if not out_b:
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
     return np.concatenate(out_b), np.concatenate(out_s), np.concatenate(out_c)
+
+
+def with_shrunk_read(image: Image, size: tuple[int, int], shrinks: tuple[int, ...], class_names: tuple[str, ...],
+                     found: tuple[FloatArray, FloatArray, npt.NDArray[np.int64]],
+                     predict: Callable[[Image], tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]],
+                     ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """The finer reads' boxes (`found`, image px) and the shrunk read's (`predict`: model px of one canvas),
+    with the finer `back`s too small for the shrunk read's cards dropped (`drop_small_backs`)."""
+    canvas, views = shrunk_canvas(image, size, shrinks)
+    more = from_shrunk(*predict(canvas), views, class_names)
+    xyxy, scores, classes = (np.concatenate([a, b]) for a, b in zip(found, more, strict=True))
+    shrunk = np.arange(len(classes)) >= len(found[2])
+    keep = drop_small_backs(xyxy, classes, shrunk, class_names)
+    return xyxy[keep], scores[keep], classes[keep]
 
 
 def drop_small_backs(xyxy: FloatArray, classes: npt.NDArray[np.int64], shrunk: npt.NDArray[np.bool_],

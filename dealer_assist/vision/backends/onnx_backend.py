@@ -13,21 +13,20 @@ import numpy as np
 import onnxruntime as ort
 
 from dealer_assist.vision.backends.common import (
-    LARGE_PX,
     SHRINKS,
     FloatArray,
     Image,
     Thresholds,
     assemble,
     decode_yolo,
-    drop_small_backs,
-    from_shrunk,
+    fit_ratio,
+    large_px,
     letterbox,
     nms,
     regions,
     shrinks_for_card,
-    shrunk_canvas,
     to_blob,
+    with_shrunk_read,
 )
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
@@ -78,6 +77,10 @@ class OnnxDetector:
         outs = [self._cls.run(None, {self._cls_input: blob[i : i + 64]})[0] for i in range(0, len(blob), 64)]
         return np.concatenate(outs).astype(np.float32)
 
+    def _run(self, padded: Image) -> FloatArray:
+        """The detector's raw output for one model-sized input."""
+        return np.asarray(self._det.run(None, {self._det_input: to_blob([padded])})[0][0], dtype=np.float32)
+
     def raw(self, image: Image) -> tuple[FloatArray, FloatArray, np.ndarray[Any, np.dtype[np.int64]]]:
         """Detector boxes (image px), scores and detector class ids after NMS, over the whole image and tiles."""
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -85,12 +88,11 @@ class OnnxDetector:
         boxes, scores, classes = [], [], []
         regs = regions(image.shape, self.imgsz, self.tile_above)
         conf, iou = self.thresholds.per_class(self.manifest.detector_classes)
-        r0 = min(self.imgsz[0] / image.shape[0], self.imgsz[1] / image.shape[1])
-        large = np.array([LARGE_PX.get(n, 64.0) for n in self.manifest.detector_classes], dtype=np.float32)
+        r0 = fit_ratio(image.shape, self.imgsz)
+        large = large_px(self.manifest.detector_classes)
         for i, (x0, y0, x1, y1) in enumerate(regs):
             padded, lb = letterbox(image[y0:y1, x0:x1], self.imgsz, origin=(x0, y0))
-            out = self._det.run(None, {self._det_input: to_blob([padded])})[0][0]
-            b, s, c = decode_yolo(out, conf)
+            b, s, c = decode_yolo(self._run(padded), conf)
             b = lb.to_image(b)
             if i > 0:  # a tile is for small corners: what is large at the whole image's scale is the others' to find
                 small = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * r0 <= large[c]
@@ -98,28 +100,17 @@ class OnnxDetector:
             boxes.append(b)
             scores.append(s)
             classes.append(c)
+        xyxy, sc, cl = np.concatenate(boxes), np.concatenate(scores), np.concatenate(classes)
         if self.shrinks:
-            canvas, views = shrunk_canvas(image, self.imgsz, self.shrinks)
-            out = self._det.run(None, {self._det_input: to_blob([canvas])})[0][0]
-            b, s, c = from_shrunk(*decode_yolo(out, conf), views, self.manifest.detector_classes, r0)
-            boxes.append(b)
-            scores.append(s)
-            classes.append(c)
-        xyxy = np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
-        sc = np.concatenate(scores) if scores else np.zeros(0, np.float32)
-        cl = np.concatenate(classes) if classes else np.zeros(0, np.int64)
-        if self.shrinks:
-            shrunk = np.arange(len(cl)) >= len(cl) - len(classes[-1])
-            sure = drop_small_backs(xyxy, cl, shrunk, self.manifest.detector_classes)
-            xyxy, sc, cl = xyxy[sure], sc[sure], cl[sure]
+            xyxy, sc, cl = with_shrunk_read(image, self.imgsz, self.shrinks, self.manifest.detector_classes,
+                                            (xyxy, sc, cl), lambda canvas: decode_yolo(self._run(canvas), conf))
         keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None)
         return xyxy[keep], sc[keep], cl[keep]
 
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
         """A calibrated camera's largest card, `image_px` long in frames of `image_size` (width, height): keep
         only the shrunk reads that size needs (none for a table camera, which saves a model run per frame)."""
-        r0 = min(self.imgsz[0] / image_size[1], self.imgsz[1] / image_size[0])
-        self.shrinks = shrinks_for_card(image_px * r0)
+        self.shrinks = shrinks_for_card(image_px * fit_ratio((image_size[1], image_size[0]), self.imgsz))
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)

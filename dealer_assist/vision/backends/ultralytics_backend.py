@@ -18,11 +18,10 @@ from dealer_assist.vision.backends.common import (
     Image,
     Thresholds,
     assemble,
-    drop_small_backs,
-    from_shrunk,
+    fit_ratio,
     nms,
     shrinks_for_card,
-    shrunk_canvas,
+    with_shrunk_read,
 )
 from dealer_assist.vision.backends.onnx_backend import _session
 from dealer_assist.vision.detections import Detections
@@ -72,14 +71,9 @@ class UltralyticsDetector:
         # Ultralytics takes one threshold each: ask with the loosest, then apply the per-class ones
         xyxy, scores, classes = self._predict(image, float(conf.min()), float(iou.max()))
         if self.shrinks:
-            canvas, views = shrunk_canvas(image, self.manifest.imgsz, self.shrinks)
-            r0 = min(self.manifest.imgsz[0] / image.shape[0], self.manifest.imgsz[1] / image.shape[1])
-            more = from_shrunk(*self._predict(canvas, float(conf.min()), float(iou.max())), views,
-                               self.manifest.detector_classes, r0)
-            shrunk = np.arange(len(classes) + len(more[2])) >= len(classes)
-            xyxy, scores, classes = (np.concatenate([a, b]) for a, b in zip((xyxy, scores, classes), more, strict=True))
-            sure = drop_small_backs(xyxy, classes, shrunk, self.manifest.detector_classes)
-            xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
+            xyxy, scores, classes = with_shrunk_read(
+                image, self.manifest.imgsz, self.shrinks, self.manifest.detector_classes, (xyxy, scores, classes),
+                lambda canvas: self._predict(canvas, float(conf.min()), float(iou.max())))
         sure = scores >= conf[classes]
         xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
         keep = nms(xyxy, scores, classes, iou)
@@ -96,8 +90,7 @@ class UltralyticsDetector:
 
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
         """As the ONNX backend: keep only the shrunk reads a calibrated camera's card size needs."""
-        r0 = min(self.manifest.imgsz[0] / image_size[1], self.manifest.imgsz[1] / image_size[0])
-        self.shrinks = shrinks_for_card(image_px * r0)
+        self.shrinks = shrinks_for_card(image_px * fit_ratio((image_size[1], image_size[0]), self.manifest.imgsz))
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)
