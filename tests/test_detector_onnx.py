@@ -67,10 +67,11 @@ CLOSE_UP = SceneOptions(size=(1920, 1080), phase="showdown", full_table=False, v
 
 def test_reads_close_up_cards_through_the_shrunk_read(detector) -> None:  # type: ignore[no-untyped-def]
     with_shrunk, one_read = Tally(), Tally()
+    one = make_detector("onnx", threads=2, shrinks=())
     for seed in range(1, 9):
         scene = render_scene(seed, "held_out", CLOSE_UP)
         with_shrunk.add(scene.truth, detector.detect(scene.image))
-        one_read.add(scene.truth, make_detector("onnx", threads=2, shrinks=()).detect(scene.image))
+        one_read.add(scene.truth, one.detect(scene.image))
     assert with_shrunk.cards_must >= 10
     fig = with_shrunk.figures()
     assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 12 of 12 on the shipped model
