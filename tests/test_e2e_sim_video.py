@@ -141,23 +141,11 @@ def test_sim_source_spec_from_the_cli_layer() -> None:
 
 
 def test_a_real_detector_hears_the_sim_cameras_card_size() -> None:
+    from test_pipeline import ScaleSpy
+
     from dealer_assist.synth.track_eval import detector_fn
-    from dealer_assist.vision.backends.fake_backend import FakeDetector
 
-    class Spy(FakeDetector):
-        def __init__(self) -> None:
-            super().__init__()
-            self.told: list[tuple[float, tuple[int, int]]] = []
-            self.seen = 0
-
-        def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
-            self.told.append((image_px, image_size))
-
-        def detect(self, image: np.ndarray) -> object:  # type: ignore[override]
-            self.seen += 1
-            return super().detect(image)
-
-    spy = Spy()
+    spy = ScaleSpy()
     track_video(_sim("badugi-limit", 4), detector_fn(spy), frames=3)
     assert spy.seen == 3
     assert len(spy.told) == 1 and spy.told[0][1] == (480, 270)

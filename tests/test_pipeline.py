@@ -8,6 +8,7 @@ import pytest
 
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.events import TableEvent, event_from_dict
 from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
 from dealer_assist.vision.sources import FramesSource
@@ -143,15 +144,20 @@ def test_simulated_hand_events_reproduced(seed: int) -> None:
     assert [e.kind for e in score.extra] in ([], ["button_moved"])   # the button's first sighting
 
 
-class _ScaleSpy(FakeDetector):
-    """A fake detector that records what the pipeline tells it of the card size."""
+class ScaleSpy(FakeDetector):
+    """A fake detector that records what the pipeline tells it of the card size, and counts the images it sees."""
 
     def __init__(self) -> None:
         super().__init__()
         self.told: list[tuple[float, tuple[int, int]]] = []
+        self.seen = 0
 
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
         self.told.append((image_px, image_size))
+
+    def detect(self, image: np.ndarray) -> Detections:  # type: ignore[override]
+        self.seen += 1
+        return super().detect(image)
 
 
 def test_pipeline_tells_a_scale_aware_detector_how_large_cards_look() -> None:
@@ -160,7 +166,7 @@ def test_pipeline_tells_a_scale_aware_detector_how_large_cards_look() -> None:
 
     profile = oval_profile(9)
     cal = _camera(profile)  # the whole table across 1280 px: about 5 px per cm
-    spy = _ScaleSpy()
+    spy = ScaleSpy()
     Pipeline.build(profile, cal, spy)
     assert len(spy.told) == 1 and spy.told[0][1] == (1280, 720)
     length = spy.told[0][0]
