@@ -29,6 +29,10 @@ if [ "$train" = 1 ]; then
   apt_packages+=(gnome-cards-data kdegames-card-data-kf5)
   apt_packages+=(fonts-urw-base35 fonts-liberation fonts-freefont-ttf fonts-crosextra-carlito fonts-crosextra-caladea)
   apt_packages+=(fonts-lato fonts-open-sans fonts-linuxlibertine fonts-ebgaramond fonts-cantarell)
+  apt_packages+=(fonts-sil-gentiumplus fonts-sil-charis fonts-sil-andika fonts-stix fonts-croscore fonts-go fonts-hack)
+  apt_packages+=(fonts-firacode fonts-anonymous-pro fonts-inter fonts-roboto-unhinted fonts-adf-gillius)
+  apt_packages+=(fonts-adf-universalis fonts-adf-accanthis fonts-adf-berenis fonts-adf-baskervald fonts-bebas-neue)
+  apt_packages+=(fonts-league-spartan fonts-comfortaa fonts-quicksand fonts-paratype fonts-junicode fonts-karla fonts-jura)
 fi
 
 missing=()
