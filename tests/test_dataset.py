@@ -124,3 +124,17 @@ def test_art_crops() -> None:
     assert y.min() >= 0 and y.max() <= ds.NOT_A_CARD
     x2, y2 = ds.art_crops(64, np.random.default_rng(1), list(faces), backs, size=32)
     assert np.array_equal(x, x2) and np.array_equal(y, y2)  # deterministic from the seed
+
+
+def test_art_crops_tilt_foreshortens_like_a_camera_up_to_40_degrees() -> None:
+    """The tilt is a squash along one direction: eigenvalues 1 and cos(tilt), never a stretch or a mirror."""
+    rng = np.random.default_rng(3)
+    squashed = 0
+    for _ in range(300):
+        m = ds._tilt(rng)
+        assert np.allclose(m, m.T)
+        lo, hi = sorted(np.linalg.eigvalsh(m))
+        assert hi == pytest.approx(1.0)
+        assert np.cos(np.radians(40)) - 1e-9 <= lo <= 1.0 + 1e-9
+        squashed += lo < 0.99
+    assert 100 < squashed < 250  # most crops tilted, some seen straight down

@@ -283,6 +283,20 @@ def _paste(canvas: npt.NDArray[np.float32], art: Image, m: npt.NDArray[np.float6
     return alpha[:, :, 0]
 
 
+ART_CROPS_VERSION = 2
+"""Bumped when `art_crops` draws differently, so cached classifier data from older draws is rebuilt."""
+
+
+def _tilt(rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    """The card plane seen from a tilted camera, to first order: squashed by cos(tilt) (up to 40 degrees,
+    past the scenes' 30) along a random direction, so art crops show the foreshortened glyphs of scenes."""
+    phi = float(rng.uniform(0, np.pi))
+    squash = float(np.cos(np.radians(rng.uniform(0, 40)))) if rng.uniform() < 0.6 else 1.0
+    c, s = np.cos(phi), np.sin(phi)
+    turn = np.array([[c, -s], [s, c]])
+    return np.asarray(turn @ np.diag([1.0, squash]) @ turn.T, dtype=np.float64)
+
+
 def art_crops(
     n: int, rng: np.random.Generator, face_designs: list[object], back_images: list[Image], *, size: int = 32,
     crop_scale: float = 1.5, min_px: float = ART_MIN_PX, max_px: float = 40.0, negatives: float = 0.3,
@@ -309,8 +323,9 @@ def art_crops(
         target = float(np.exp(rng.uniform(np.log(min_px), np.log(max_px))))
         theta = float(rng.uniform(0, 2 * np.pi))
         c, s = np.cos(theta), np.sin(theta)
+        rmat = np.array([[c, -s], [s, c]]) @ _tilt(rng)
         corners = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]])
-        rot = corners @ np.array([[c, s], [-s, c]])
+        rot = corners @ rmat.T
         ext = rot.max(axis=0) - rot.min(axis=0)
         k_scale = target / max(float(ext.max()), 1.0)
         canvas_side = int(np.ceil(target * crop_scale * 2.2)) + 8
@@ -330,7 +345,6 @@ def art_crops(
         if felt_crop:
             label = NOT_A_CARD
         half = canvas_side / 2
-        rmat = np.array([[c, -s], [s, c]])
 
         def affine(scale_f: float, anchor: npt.NDArray[np.float64], rmat: npt.NDArray[np.float64] = rmat,
                    k_scale: float = k_scale, half: float = half) -> npt.NDArray[np.float64]:
@@ -364,8 +378,10 @@ def art_crops(
                 covered = 0.0
         if covered >= 0.6:
             label = NOT_A_CARD
-        # camera effects at the native pixel scale
-        canvas *= np.float32(rng.uniform(0.65, 1.2))
+        # camera effects at the native pixel scale: exposure, white balance, a washed-out lens
+        canvas *= np.float32(rng.uniform(0.65, 1.2)) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+        if rng.uniform() < 0.3:
+            canvas += (canvas.mean() - canvas) * np.float32(rng.uniform(0.1, 0.45))
         if rng.uniform() < 0.25:
             canvas += (255 - canvas) * np.float32(rng.uniform(0.1, 0.5))  # glare
         sigma = float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.2)]))

@@ -207,7 +207,7 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
     from dealer_assist.synth.card_art import load_back_design, load_face_design
 
     face_names = classifier_faces()
-    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, list(face_names)]
+    key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, ds.ART_CROPS_VERSION, list(face_names)]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
