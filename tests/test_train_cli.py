@@ -56,3 +56,21 @@ def test_detector_run_folder_is_absolute_so_the_checkpoint_is_where_it_is_looked
     best = train_mod.train_detector(cfg, tmp_path / "data.yaml", lambda msg: None)
     assert Path(str(seen["project"])).is_absolute()
     assert best == tmp_path / "rel" / "runs" / "detector" / "weights" / "best.pt" and best.is_file()
+
+
+def test_art_crops_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    seen: dict[str, object] = {}
+
+    def fake_run(cfg: train_mod.TrainConfig, log: object) -> dict[str, object]:
+        seen["art_crops"] = cfg.art_crops
+        return {}
+
+    monkeypatch.setattr(train_mod, "run", fake_run)
+    result = CliRunner().invoke(train, ["--art-crops", "1234"])
+    assert result.exit_code == 0, result.output
+    assert seen["art_crops"] == 1234

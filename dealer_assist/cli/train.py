@@ -42,6 +42,8 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--hours", type=float, default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
 @click.option("--classifier-epochs", type=int, default=_D.classifier_epochs, show_default=True)
+@click.option("--art-crops", type=int, default=_D.art_crops, show_default=True,
+              help="Classifier crops drawn straight from card art (besides the training scenes' corners).")
 @click.option("--batch", type=int, default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
 @click.option("--threads", type=int, default=_D.threads, show_default=True, help="CPU threads for training.")
@@ -57,7 +59,7 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Rendered data folder (default datasets/cards); reused when the data settings match.")
 def train(out: Path | None, images: int, val_images: int, heldout_images: int, epochs: int, hours: float,
-          classifier_epochs: int, batch: int, device: str, threads: int, workers: int, seed: int,
+          classifier_epochs: int, art_crops: int, batch: int, device: str, threads: int, workers: int, seed: int,
           reuse: str, continue_from: Path | None, runs: Path | None, data: Path | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
@@ -66,7 +68,7 @@ def train(out: Path | None, images: int, val_images: int, heldout_images: int, e
     from dealer_assist.synth.train import run
 
     cfg = TrainConfig(images=images, val_images=val_images, heldout_images=heldout_images, epochs=epochs,
-                      hours=hours, classifier_epochs=classifier_epochs, batch=batch, device=device,
+                      hours=hours, classifier_epochs=classifier_epochs, art_crops=art_crops, batch=batch, device=device,
                       threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
     if continue_from is not None:
