@@ -183,9 +183,9 @@ def test_decode_and_nms() -> None:
 
 
 def test_per_class_thresholds() -> None:
-    th = common.Thresholds(detect=0.25, nms_iou=0.5, detect_index=0.1, nms_iou_index=0.7)
+    th = common.Thresholds(detect=0.25, nms_iou=0.5, detect_index=0.1, nms_iou_index=0.7, nms_iou_back=0.3)
     conf, iou = th.per_class(("index", "back", "button"))
-    assert conf.tolist() == pytest.approx([0.1, 0.25, 0.25]) and iou.tolist() == pytest.approx([0.7, 0.5, 0.5])
+    assert conf.tolist() == pytest.approx([0.1, 0.25, 0.25]) and iou.tolist() == pytest.approx([0.7, 0.3, 0.5])
     # a weak index corner passes, an equally weak back does not
     out = np.zeros((4 + 3, 2), np.float32)
     out[:4, 0] = [50, 50, 20, 20]
@@ -199,6 +199,33 @@ def test_per_class_thresholds() -> None:
     scores = np.array([0.9, 0.8], np.float32)
     assert len(common.nms(boxes, scores, np.zeros(2, np.int64), iou)) == 2
     assert len(common.nms(boxes, scores, np.ones(2, np.int64), iou)) == 1
+
+
+def _turned_card_box(cx: float, cy: float, w: float = 63.0, h: float = 88.0, deg: float = 40.0) -> list[float]:
+    """The axis-aligned box of a w x h card centred at (cx, cy) and turned `deg` degrees."""
+    a = np.radians(deg)
+    hw = (abs(np.cos(a)) * w + abs(np.sin(a)) * h) / 2
+    hh = (abs(np.sin(a)) * w + abs(np.cos(a)) * h) / 2
+    return [cx - hw, cy - hh, cx + hw, cy + hh]
+
+
+def test_a_turned_loose_row_of_backs_keeps_every_card() -> None:
+    # four backs 30 px apart along a row turned 40 degrees: neighbouring axis-aligned boxes overlap (IoU ~0.6)
+    # as much as two boxes of one card, and plain NMS kept two of the four cards
+    a = np.radians(40.0)
+    row = [_turned_card_box(100 + 30 * k * np.cos(a), 100 + 30 * k * np.sin(a)) for k in range(4)]
+    # plus a second, slightly shifted box of the first card: that one must still merge
+    boxes = np.array([*row, [v + 3 for v in row[0]]], np.float32)
+    scores = np.array([0.9, 0.8, 0.7, 0.6, 0.5], np.float32)
+    names = ("index", "back", "button")
+    th = common.Thresholds()
+    _, iou = th.per_class(names)
+    backs = np.ones(5, np.int64)
+    assert len(common.nms(boxes, scores, backs, iou)) < 4  # what IoU alone does
+    kept = common.nms(boxes, scores, backs, iou, gap=th.centre_gaps(names))
+    assert sorted(kept.tolist()) == [0, 1, 2, 3]
+    # the guard is for backs only: index corners and the button keep plain NMS
+    assert th.centre_gaps(names)[0] == np.inf and th.centre_gaps(names)[2] == np.inf
 
 
 def test_crops_are_centred_squares() -> None:

@@ -74,3 +74,44 @@ def test_art_crops_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) ->
     result = CliRunner().invoke(train, ["--art-crops", "1234"])
     assert result.exit_code == 0, result.output
     assert seen["art_crops"] == 1234
+
+
+def test_close_ups_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    seen: dict[str, object] = {}
+
+    def fake_run(cfg: train_mod.TrainConfig, log: object) -> dict[str, object]:
+        seen["close_ups"] = cfg.close_ups
+        return {}
+
+    monkeypatch.setattr(train_mod, "run", fake_run)
+    result = CliRunner().invoke(train, ["--close-ups", "7"])
+    assert result.exit_code == 0, result.output
+    assert seen["close_ups"] == 7
+    # the rendered data depends on it, so cached data made without close-ups is not reused
+    assert train_mod.TrainConfig(close_ups=7).data_key() != train_mod.TrainConfig().data_key()
+
+
+def test_close_up_training_scenes_are_rendered_as_close_views(tmp_path: Path) -> None:
+    from dealer_assist.synth import train as train_mod
+
+    cfg = train_mod.TrainConfig(data=tmp_path, images=1, close_ups=1, val_images=1, workers=1)
+    yaml, _ = train_mod.build_data(cfg, lambda msg: None)
+    tiles = sorted(p.name for p in (yaml.parent / "images" / "train").iterdir())
+    assert any(t.startswith(f"s{train_mod.TRAIN_SEED0:07d}_") for t in tiles)
+    assert any(t.startswith(f"s{train_mod.CLOSE_TRAIN_SEED0:07d}_") for t in tiles)
+    # a close view of one spot: its table spans far fewer centimetres than a seat's regular view
+    _, wide = train_mod.render(train_mod.CLOSE_TRAIN_SEED0, "train")
+    _, close = train_mod.render(train_mod.CLOSE_TRAIN_SEED0, "train", close_up=True)
+
+    def card_px(truth: object) -> float:
+        import numpy as np
+
+        cards = [o for o in truth.objects if o.kind in ("card_back", "card_face")]  # type: ignore[attr-defined]
+        return float(np.median([np.ptp(np.asarray(o.polygon), axis=0).max() for o in cards]))
+
+    assert card_px(close) > 1.5 * card_px(wide)

@@ -34,6 +34,8 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where the models and cards.json go (default: the repository's models/).")
 @click.option("--images", type=int, default=_D.images, show_default=True, help="Training scenes to render.")
+@click.option("--close-ups", "close_ups", type=int, default=_D.close_ups, show_default=True,
+              help="More training scenes, each a close view of one spot (as a phone photo).")
 @click.option("--val-images", type=int, default=_D.val_images, show_default=True,
               help="Validation scenes (training designs).")
 @click.option("--heldout-images", type=int, default=_D.heldout_images, show_default=True,
@@ -58,18 +60,18 @@ def continue_settings(folder: Path) -> dict[str, Any]:
               help="Training runs folder (default runs/train).")
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Rendered data folder (default datasets/cards); reused when the data settings match.")
-def train(out: Path | None, images: int, val_images: int, heldout_images: int, epochs: int, hours: float,
-          classifier_epochs: int, art_crops: int, batch: int, device: str, threads: int, workers: int, seed: int,
-          reuse: str, continue_from: Path | None, runs: Path | None, data: Path | None) -> None:
+def train(out: Path | None, images: int, close_ups: int, val_images: int, heldout_images: int, epochs: int,
+          hours: float, classifier_epochs: int, art_crops: int, batch: int, device: str, threads: int, workers: int,
+          seed: int, reuse: str, continue_from: Path | None, runs: Path | None, data: Path | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
     """
     from dealer_assist.synth.train import run
 
-    cfg = TrainConfig(images=images, val_images=val_images, heldout_images=heldout_images, epochs=epochs,
-                      hours=hours, classifier_epochs=classifier_epochs, art_crops=art_crops, batch=batch, device=device,
-                      threads=threads, workers=workers, seed=seed,
+    cfg = TrainConfig(images=images, close_ups=close_ups, val_images=val_images, heldout_images=heldout_images,
+                      epochs=epochs, hours=hours, classifier_epochs=classifier_epochs, art_crops=art_crops,
+                      batch=batch, device=device, threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
     if continue_from is not None:
         cfg.extra.update(continue_settings(continue_from))

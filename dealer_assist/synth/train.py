@@ -80,6 +80,7 @@ class TrainConfig:
     runs: Path = REPO / "runs" / "train"
     data: Path = REPO / "datasets" / "cards"
     images: int = 1200  # training scenes (training designs only)
+    close_ups: int = 0  # more training scenes, each a close view of one spot (`CLOSE_UP_VIEW`)
     val_images: int = 40  # validation scenes (training designs, other seeds)
     heldout_images: int = 100  # evaluation scenes (held-out designs only)
     epochs: int = 100  # with `hours`, Ultralytics fits the epoch count (and the cosine schedule) into the cap
@@ -103,20 +104,27 @@ class TrainConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def data_key(self) -> str:
-        parts = [self.images, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
+        parts = [self.images, self.close_ups, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
                  self.crop_scale, self.seed, self.empty_tile_keep, ds.INDEX_GROW, ds.MIN_CROP_PX,
                  sorted(designs_for("train", "face")), sorted(designs_for("train", "back"))]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
-# Seeds: training scenes 1_000_000 + i, validation 2_000_000 + i, held-out 3_000_000 + i.
-TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 2_000_000, 3_000_000
+# Seeds: training scenes 1_000_000 + i, close-up training scenes 1_500_000 + i, validation 2_000_000 + i,
+# held-out 3_000_000 + i.
+TRAIN_SEED0, CLOSE_TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 1_500_000, 2_000_000, 3_000_000
+CLOSE_UP_VIEW = (9.0, 30.0)
+"""Half width in table cm of a close-up training view (a phone photo of one spot). The regular scenes' close
+views (30 to 75 cm) never show a chip or card as large as this, and the full-scale read then called large chips
+`back` in close-up photos; here they appear as what they are, and cards too large for a tile go unlabelled,
+as the full-scale read is meant to leave them to the shrunk read."""
 
 
-def render(seed: int, split: str) -> tuple[np.ndarray[Any, Any], SceneTruth]:
-    from dealer_assist.synth.scene import render_scene
+def render(seed: int, split: str, close_up: bool = False) -> tuple[np.ndarray[Any, Any], SceneTruth]:
+    from dealer_assist.synth.scene import SceneOptions, render_scene
 
-    scene = render_scene(seed, split)  # type: ignore[arg-type]
+    options = SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW) if close_up else None
+    scene = render_scene(seed, split, options)  # type: ignore[arg-type]
     return scene.image, scene.truth
 
 
@@ -130,14 +138,16 @@ def heldout_scenes(n: int, seed0: int = HELDOUT_SEED0) -> Iterator[tuple[np.ndar
 # Stage 1: data
 
 
-def _scene_data(job: tuple[int, str, int, int, int, float, int, float]) -> tuple[int, list[tuple[bytes, str]],
-                                                                                np.ndarray[Any, Any], list[int], str]:
+SceneJob = tuple[int, str, int, int, int, float, int, float, bool]
+
+
+def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray[Any, Any], list[int], str]:
     """Render one scene and cut its tiles and crops (run in a worker process)."""
-    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep = job
+    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up = job
     cv2.setNumThreads(1)
     rng = np.random.default_rng([base_seed, seed])
     try:
-        image, truth = render(seed, split)
+        image, truth = render(seed, split, close_up)
     except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
         return seed, [], np.zeros((0, crop_size, crop_size, 3), np.uint8), [], f"{type(exc).__name__}: {exc}"[:200]
     tiles = []
@@ -172,8 +182,12 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
             img_dir, lbl_dir = root / "images" / split, root / "labels" / split
             img_dir.mkdir(parents=True)
             lbl_dir.mkdir(parents=True)
-            jobs = [(seed0 + i, "train", cfg.imgsz, cfg.work_long_side, cfg.classifier_size, cfg.crop_scale,
-                     cfg.seed, cfg.empty_tile_keep) for i in range(n)]
+            seeds = [(seed0 + i, False) for i in range(n)]
+            if split == "train":
+                seeds += [(CLOSE_TRAIN_SEED0 + i, True) for i in range(cfg.close_ups)]
+            jobs: list[SceneJob] = [(seed, "train", cfg.imgsz, cfg.work_long_side, cfg.classifier_size,
+                                     cfg.crop_scale, cfg.seed, 1.0 if close else cfg.empty_tile_keep, close)
+                                    for seed, close in seeds]  # a close-up's unlabelled tiles are its lesson
             n_tiles = 0
             for done, (seed, tiles, x, y, err) in enumerate(pool.map(_scene_data, jobs, chunksize=1), start=1):
                 if err:
@@ -184,9 +198,10 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
                 n_tiles += len(tiles)
                 crops[f"x_{split}"].append(x)
                 crops[f"y_{split}"].append(np.asarray(y, dtype=np.int64))
-                if done % 25 == 0 or done == n:
+                if done % 25 == 0 or done == len(jobs):
                     n_crops = sum(len(v) for v in crops[f"y_{split}"])
-                    log(f"data: {split} {done}/{n} scenes, {n_tiles} tiles, {n_crops} crops, {time.time() - t0:.0f}s")
+                    log(f"data: {split} {done}/{len(jobs)} scenes, {n_tiles} tiles, {n_crops} crops, "
+                        f"{time.time() - t0:.0f}s")
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(ds.DETECTOR_CLASSES))
     yaml.write_text(f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
     arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in crops.items()}

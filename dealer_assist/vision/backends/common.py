@@ -192,15 +192,20 @@ def decode_yolo(output: FloatArray, conf: float | FloatArray) -> tuple[FloatArra
 
 
 def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], iou: float | FloatArray,
-        ios: float | None = None) -> npt.NDArray[np.int64]:
+        ios: float | None = None, gap: FloatArray | None = None) -> npt.NDArray[np.int64]:
     """Class-wise greedy NMS (`iou`: one threshold or one per class); with `ios`, also drop a box whose
     intersection over its own (smaller) area with a kept box of its class exceeds `ios` (a partial box cut
-    by a tile border)."""
+    by a tile border). With `gap` (one factor per class, inf for none), overlapping boxes are one object only
+    when their centres are closer than `gap` times the shorter side of the smaller box (`centre_gaps`)."""
     iou_of = (np.asarray(iou, dtype=np.float32)[classes] if np.ndim(iou)
               else np.full(len(classes), iou, dtype=np.float32))
+    gap_of = (np.asarray(gap, dtype=np.float32)[classes] if gap is not None
+              else np.full(len(classes), np.inf, dtype=np.float32))
     order = np.argsort(-scores, kind="stable")
     keep: list[int] = []
     area = np.maximum(0, xyxy[:, 2] - xyxy[:, 0]) * np.maximum(0, xyxy[:, 3] - xyxy[:, 1])
+    short = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     for i in order:
         if keep:
             k = np.array(keep)
@@ -212,7 +217,11 @@ def nms(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], io
                 iy1 = np.minimum(xyxy[i, 3], xyxy[k, 3])
                 inter = np.maximum(0, ix1 - ix0) * np.maximum(0, iy1 - iy0)
                 union = area[i] + area[k] - inter
-                if np.any(inter / np.maximum(union, 1e-6) > iou_of[i]):
+                same = inter / np.maximum(union, 1e-6) > iou_of[i]
+                if np.isfinite(gap_of[i]):
+                    apart = np.hypot(*(centres[k] - centres[i]).T)
+                    same &= apart < gap_of[i] * np.minimum(short[i], short[k])
+                if np.any(same):
                     continue
                 if ios is not None and np.any(inter / np.maximum(np.minimum(area[i], area[k]), 1e-6) > ios):
                     continue
@@ -290,6 +299,11 @@ class Thresholds:
     detect: float = 0.25
     card: float = 0.5
     nms_iou: float = 0.5
+    # Face-down cards: the boxes are axis-aligned, so the neighbours of a turned loose row (3 cm apart) overlap as
+    # much as two boxes of one card. Two `back` boxes over `nms_iou_back` are one card only when their centres are
+    # closer than `back_gap` x the shorter box side (held-out scenes: recall 94.4% -> 95.0%, precision 97.0% -> 96.8%).
+    nms_iou_back: float = 0.3
+    back_gap: float = 0.25
     same_card_radius: float = 8.0  # in index-corner sizes: two reads of one card (its two corners) merge
     # Index corners: the classifier is a second filter (it says "not a card"), so the detector may propose
     # more; a spread's neighbouring corners overlap, so they suppress each other only when nearly the same box.
@@ -302,8 +316,12 @@ class Thresholds:
     def per_class(self, class_names: tuple[str, ...]) -> tuple[FloatArray, FloatArray]:
         """(score threshold, NMS IoU) for each detector class."""
         conf = [self.detect_index if n == "index" else self.detect for n in class_names]
-        iou = [self.nms_iou_index if n == "index" else self.nms_iou for n in class_names]
+        iou = [{"index": self.nms_iou_index, "back": self.nms_iou_back}.get(n, self.nms_iou) for n in class_names]
         return np.array(conf, dtype=np.float32), np.array(iou, dtype=np.float32)
+
+    def centre_gaps(self, class_names: tuple[str, ...]) -> FloatArray:
+        """`nms`'s centre-gap guard for each detector class: backs only (inf: none)."""
+        return np.array([self.back_gap if n == "back" else np.inf for n in class_names], dtype=np.float32)
 
 
 def assemble(

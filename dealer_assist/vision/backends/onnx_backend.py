@@ -104,7 +104,8 @@ class OnnxDetector:
         if self.shrinks:
             xyxy, sc, cl = with_shrunk_read(image, self.imgsz, self.shrinks, self.manifest.detector_classes,
                                             (xyxy, sc, cl), lambda canvas: decode_yolo(self._run(canvas), conf))
-        keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None)
+        keep = nms(xyxy, sc, cl, iou, ios=0.7 if len(regs) > 1 else None,
+                   gap=self.thresholds.centre_gaps(self.manifest.detector_classes))
         return xyxy[keep], sc[keep], cl[keep]
 
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:

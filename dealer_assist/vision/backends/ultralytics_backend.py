@@ -76,7 +76,7 @@ class UltralyticsDetector:
                 lambda canvas: self._predict(canvas, float(conf.min()), float(iou.max())))
         sure = scores >= conf[classes]
         xyxy, scores, classes = xyxy[sure], scores[sure], classes[sure]
-        keep = nms(xyxy, scores, classes, iou)
+        keep = nms(xyxy, scores, classes, iou, gap=self.thresholds.centre_gaps(self.manifest.detector_classes))
         return xyxy[keep], scores[keep], classes[keep]
 
     def _predict(self, image: Image, conf: float, iou: float) -> tuple[FloatArray, FloatArray,
