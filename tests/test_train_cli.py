@@ -58,7 +58,8 @@ def test_detector_run_folder_is_absolute_so_the_checkpoint_is_where_it_is_looked
     assert best == tmp_path / "rel" / "runs" / "detector" / "weights" / "best.pt" and best.is_file()
 
 
-def test_art_crops_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("option", "field"), [("--art-crops", "art_crops"), ("--close-ups", "close_ups")])
+def test_count_options_reach_the_recipe(monkeypatch: pytest.MonkeyPatch, option: str, field: str) -> None:
     from click.testing import CliRunner
 
     from dealer_assist.cli.train import train
@@ -67,31 +68,18 @@ def test_art_crops_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) ->
     seen: dict[str, object] = {}
 
     def fake_run(cfg: train_mod.TrainConfig, log: object) -> dict[str, object]:
-        seen["art_crops"] = cfg.art_crops
+        seen[field] = getattr(cfg, field)
         return {}
 
     monkeypatch.setattr(train_mod, "run", fake_run)
-    result = CliRunner().invoke(train, ["--art-crops", "1234"])
+    result = CliRunner().invoke(train, [option, "1234"])
     assert result.exit_code == 0, result.output
-    assert seen["art_crops"] == 1234
+    assert seen[field] == 1234
 
 
-def test_close_ups_option_reaches_the_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
-    from click.testing import CliRunner
-
-    from dealer_assist.cli.train import train
+def test_close_ups_change_the_data_key() -> None:
     from dealer_assist.synth import train as train_mod
 
-    seen: dict[str, object] = {}
-
-    def fake_run(cfg: train_mod.TrainConfig, log: object) -> dict[str, object]:
-        seen["close_ups"] = cfg.close_ups
-        return {}
-
-    monkeypatch.setattr(train_mod, "run", fake_run)
-    result = CliRunner().invoke(train, ["--close-ups", "7"])
-    assert result.exit_code == 0, result.output
-    assert seen["close_ups"] == 7
     # the rendered data depends on it, so cached data made without close-ups is not reused
     assert train_mod.TrainConfig(close_ups=7).data_key() != train_mod.TrainConfig().data_key()
 
