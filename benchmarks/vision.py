@@ -6,6 +6,8 @@ Held-out scenes (face and back designs never used in training) are rendered from
 cached as PNG + truth JSON under datasets/heldout/<renderer hash>/ (git-ignored), so a second run only detects.
 Prints `name: value` lines; speeds are medians over repeated passes over the same frames, and the
 Ultralytics comparison runs in the same process on the same checkpoint and frames.
+`print_*`: frames of felt and chips carrying print and no card (`synth.dataset.print_scene`, set in DejaVu,
+which no training data's print uses): every card named there is a false read.
 """
 
 from __future__ import annotations
@@ -26,28 +28,23 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from dealer_assist.synth.dataset import print_scene  # noqa: E402
 from dealer_assist.synth.evaluate import Tally  # noqa: E402
-from dealer_assist.synth.scene import SceneOptions, render_scene  # noqa: E402
+from dealer_assist.synth.scene import SceneOptions, render_scene, renderer_key  # noqa: E402
 from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
 from dealer_assist.synth.truth import SceneTruth  # noqa: E402
 from dealer_assist.vision.detector import load_manifest, make_detector  # noqa: E402
 
-
-def _renderer_key() -> str:
-    """A hash of the renderer's source: cached scenes from another renderer version are not reused."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for name in ("scene", "table_render", "card_art", "procedural", "truth"):
-        h.update((REPO / "dealer_assist" / "synth" / f"{name}.py").read_bytes())
-    return h.hexdigest()[:10]
-
-
-CACHE = REPO / "datasets" / "heldout" / _renderer_key()
+CACHE = REPO / "datasets" / "heldout" / renderer_key()
 TARGETS = {"face_up_precision": 0.995, "face_up_recall": 0.995, "backs_recall": 0.99, "button_found": 0.99}
 
 
 CLOSE_SEED0 = HELDOUT_SEED0 + 100_000
+PRINT_SEED = HELDOUT_SEED0 + 200_000
+PRINT_ITEMS = 30
+PRINT_FONTS = tuple(f"/usr/share/fonts/truetype/dejavu/DejaVu{f}-Bold.ttf"
+                    for f in ("Sans", "Serif", "SansMono", "SansCondensed", "SerifCondensed"))
+"""The print checks' typefaces: DejaVu (fonts-dejavu-core, always installed), never used for training print."""
 CLOSE_UP = SceneOptions(size=(1920, 1080), full_table=False, phase="showdown", view_half_cm=(9.0, 22.0))
 """Close-up views, as a phone photo of a player's spot: index corners 40 to 110 px at 1920 px."""
 
@@ -95,6 +92,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="inference threads (0: runtime default)")
     ap.add_argument("--close-scenes", type=int, default=30, help="close-up held-out views (a phone photo of a spot)")
+    ap.add_argument("--print-scenes", type=int, default=20, help="frames of felt and chips with print and no card")
     args = ap.parse_args()
 
     scenes = heldout(args.scenes)
@@ -137,6 +135,16 @@ def main() -> None:
             print(f"close_up{label}_backs_recall: {f['backs_recall']:.4f}")
             print(f"close_up{label}_backs_precision: {f['backs_precision']:.4f}")
         det.shrinks = shrinks  # type: ignore[attr-defined]
+
+    if args.print_scenes:
+        rng = np.random.default_rng(PRINT_SEED)
+        fonts = [f for f in PRINT_FONTS if Path(f).is_file()]
+        found = [det.detect(print_scene(rng, fonts, items=PRINT_ITEMS)) for _ in range(args.print_scenes)]
+        n = args.print_scenes
+        print(f"print_false_cards_per_frame: {sum(int(d.is_face_up.sum()) for d in found) / n:.2f} ({n} frames of "
+              f"felt and chips with {PRINT_ITEMS} pieces of print each, {len(fonts)} DejaVu faces, no card)")
+        print(f"print_false_backs_per_frame: {sum(int(d.is_back.sum()) for d in found) / n:.2f}")
+        print(f"print_false_buttons_per_frame: {sum(int(d.is_button.sum()) for d in found) / n:.2f}")
 
     frames = [img for img, t in scenes if (t.width, t.height) == (1280, 720)][: args.speed_frames]
     if not frames:

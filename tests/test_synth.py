@@ -241,3 +241,39 @@ def test_video_frame_truth_shows_the_dealt_card() -> None:
     assert in_seat
     _, before = src.render_frame_truth(max(0, first.frame - 6))
     assert not [o for o in before if o.zone == f"seat:{first.seat}" and o.kind == "card_back"]  # type: ignore
+
+
+def test_chips_come_in_many_looks_some_printing_their_value() -> None:
+    from dealer_assist.synth.table_render import CHIP_COLOURS, CHIP_EDGES, CHIP_STYLES, chip_sprite
+
+    looks = {chip_sprite(s)[..., :3].tobytes() for s in range(CHIP_STYLES)}
+    assert len(looks) == CHIP_STYLES  # every style is its own look
+    # the same colour and edge with a plain inlay and with a printed value differ in the inlay's middle
+    plain, printed = chip_sprite(0), chip_sprite(len(CHIP_COLOURS) * CHIP_EDGES)
+    middle = np.s_[48:80, 48:80, :3]
+    assert np.array_equal(plain[middle], np.full_like(plain[middle], plain[64, 64, :3]))
+    assert not np.array_equal(printed[middle], plain[middle])
+
+
+def test_scenes_place_chips_of_many_styles() -> None:
+    styles = {p.style for seed in range(40) for p in _chip_placements(seed)}
+    assert len(styles) > 20
+
+
+def _chip_placements(seed: int) -> list[Placement]:
+    from dealer_assist.synth import scene as scene_mod
+
+    rng = np.random.default_rng(seed)
+    profile = oval_profile(9)
+    return [p for p in scene_mod.random_placements(rng, profile, SceneOptions(), 6.3) if p.kind == "chip"]
+
+
+def test_print_frames_are_deterministic_and_carry_print() -> None:
+    from dealer_assist.synth.dataset import print_scene
+
+    fonts = ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"]
+    a = print_scene(np.random.default_rng(3), fonts, size=(320, 180), items=8)
+    b = print_scene(np.random.default_rng(3), fonts, size=(320, 180), items=8)
+    bare = print_scene(np.random.default_rng(3), fonts, size=(320, 180), items=0)
+    assert a.shape == (180, 320, 3) and np.array_equal(a, b)
+    assert float(np.abs(a.astype(np.int16) - bare.astype(np.int16)).mean()) > 1.0

@@ -103,3 +103,12 @@ def test_close_up_training_scenes_are_rendered_as_close_views(tmp_path: Path) ->
         return float(np.median([np.ptp(np.asarray(o.polygon), axis=0).max() for o in cards]))
 
     assert card_px(close) > 1.5 * card_px(wide)
+
+
+def test_a_renderer_change_changes_the_data_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_assist.synth import scene
+    from dealer_assist.synth import train as train_mod
+
+    before = train_mod.TrainConfig().data_key()
+    monkeypatch.setattr(scene, "renderer_key", lambda: "another renderer")
+    assert train_mod.TrainConfig().data_key() != before

@@ -15,7 +15,7 @@ Labels follow the ground truth exactly:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -378,30 +378,107 @@ def art_crops(
                 covered = 0.0
         if covered >= 0.6:
             label = NOT_A_CARD
-        # camera effects at the native pixel scale: exposure, white balance, a washed-out lens
-        canvas *= np.float32(rng.uniform(0.65, 1.2)) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
-        if rng.uniform() < 0.3:
-            canvas += (canvas.mean() - canvas) * np.float32(rng.uniform(0.1, 0.45))
-        if rng.uniform() < 0.25:
-            canvas += (255 - canvas) * np.float32(rng.uniform(0.1, 0.5))  # glare
-        sigma = float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.2)]))
-        if sigma > 0.05:
-            canvas = np.asarray(cv2.GaussianBlur(canvas, (0, 0), sigma), dtype=np.float32)
-        canvas += rng.normal(0, rng.uniform(0, 7), canvas.shape).astype(np.float32)
-        img = np.clip(canvas, 0, 255).astype(np.uint8)
-        if rng.uniform() < 0.7:
-            _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-            img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
-        # the detector's box: the corner's axis-aligned box, jittered
-        x0, y0 = pts.min(axis=0)
-        x1, y1 = pts.max(axis=0)
-        bw, bh = (x1 - x0) * rng.uniform(0.85, 1.15), (y1 - y0) * rng.uniform(0.85, 1.15)
-        side = max(bw, bh) * crop_scale
-        cx = (x0 + x1) / 2 + rng.normal(0, 0.12) * max(bw, bh)
-        cy = (y0 + y1) / 2 + rng.normal(0, 0.12) * max(bw, bh)
+        img = _camera_effects(canvas, rng)
+        cx, cy, side = _detector_square(pts, rng, crop_scale)
         if felt_crop:  # beside the card: felt, an edge
             cx, cy = cx + rng.choice([-1, 1]) * side * 1.3, cy + rng.choice([-1, 1]) * side * 1.3
         xs[k] = square_crop(img, cx, cy, side, size)
         ys[k] = label
         k += 1
     return xs, ys
+
+
+def _camera_effects(canvas: npt.NDArray[np.float32], rng: np.random.Generator) -> Image:
+    """Camera effects at the native pixel scale: exposure, white balance, a washed-out lens, glare, blur, noise,
+    JPEG."""
+    canvas *= np.float32(rng.uniform(0.65, 1.2)) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    if rng.uniform() < 0.3:
+        canvas += (canvas.mean() - canvas) * np.float32(rng.uniform(0.1, 0.45))
+    if rng.uniform() < 0.25:
+        canvas += (255 - canvas) * np.float32(rng.uniform(0.1, 0.5))  # glare
+    sigma = float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.2)]))
+    if sigma > 0.05:
+        canvas = np.asarray(cv2.GaussianBlur(canvas, (0, 0), sigma), dtype=np.float32)
+    canvas += rng.normal(0, rng.uniform(0, 7), canvas.shape).astype(np.float32)
+    img = np.clip(canvas, 0, 255).astype(np.uint8)
+    if rng.uniform() < 0.7:
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
+    return img
+
+
+def _detector_square(pts: npt.NDArray[np.float64], rng: np.random.Generator,
+                     crop_scale: float) -> tuple[float, float, float]:
+    """The classifier's square (centre x, y and side) around what the detector would box: the axis-aligned box
+    of `pts`, its size and centre jittered as a detector's box is."""
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    bw, bh = (x1 - x0) * rng.uniform(0.85, 1.15), (y1 - y0) * rng.uniform(0.85, 1.15)
+    side = max(bw, bh) * crop_scale
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.12) * max(bw, bh)
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.12) * max(bw, bh)
+    return float(cx), float(cy), float(side)
+
+
+PRINT_TEXTS: tuple[str, ...] = (
+    "A", "K", "Q", "J", "10", "1", "2", "5", "7", "8", "9", "25", "50", "100", "500", "1K", "5K", "$5", "$25",
+    "BET", "ANTE", "POT", "DEALER", "BADUGI", "POKER", "NO", "OK",
+)
+"""Print a table shows that is no card: chip denominations, the felt's lettering, the dealer button."""
+# Print is drawn for the benchmark's check that it is never read as a card (`print_scene`), not for training.
+_CHIP_COLOURS = ((240, 240, 240), (40, 40, 200), (40, 140, 40), (30, 30, 30), (160, 60, 120), (200, 120, 30),
+                 (40, 170, 220), (30, 80, 180))
+_INKS = ((255, 255, 255), (20, 20, 20), (40, 190, 230), (30, 30, 200), (200, 80, 30))
+
+
+def _print_ground(rng: np.random.Generator, on_chip: bool) -> npt.NDArray[np.float32]:
+    colours = _CHIP_COLOURS if on_chip else _FELTS
+    return np.array(colours[int(rng.integers(len(colours)))], np.float32) * np.float32(rng.uniform(0.7, 1.2))
+
+
+def stamp_print(canvas: npt.NDArray[np.float32], rng: np.random.Generator, fonts: Sequence[str],
+                centre: tuple[float, float], height: float, *, ring: float = 0.0) -> npt.NDArray[np.float64]:
+    """Draw one `PRINT_TEXTS` string, its letters `height` px tall (any angle, a random font and ink), on a float
+    BGR canvas at `centre`, with a chip's inlay ring of radius `ring` px round it; returns the text's 4 corners."""
+    from dealer_assist.synth.procedural import glyph
+
+    c0 = np.asarray(centre, np.float64)
+    if ring > 0:
+        ring_ink = tuple(float(v) for v in _INKS[int(rng.integers(len(_INKS)))])
+        cv2.circle(canvas, (int(c0[0]), int(c0[1])), int(ring), ring_ink, max(1, int(ring / 8)), cv2.LINE_AA)
+    text = PRINT_TEXTS[int(rng.integers(len(PRINT_TEXTS)))]
+    mask = glyph(text, fonts[int(rng.integers(len(fonts)))], max(4, round(height)), 700)
+    mh, mw = mask.shape
+    fit = min(1.0, 2 * ring / max(mw, 1)) if ring > 0 else 1.0  # a chip's word fits inside its inlay
+    theta = float(rng.uniform(0, 2 * np.pi))
+    rmat = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]]) * fit
+    m = np.column_stack([rmat, c0 - rmat @ np.array([mw / 2, mh / 2])])
+    h, w = canvas.shape[:2]
+    alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[..., None]
+    ink = np.array(_INKS[int(rng.integers(len(_INKS)))], np.float32)
+    canvas *= 1 - alpha
+    canvas += ink * alpha
+    corners = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float64)
+    return np.asarray(corners @ m[:, :2].T + m[:, 2], np.float64)
+
+
+def print_scene(rng: np.random.Generator, fonts: Sequence[str], *, size: tuple[int, int] = (1280, 720),
+                items: int = 30, min_px: float = 10.0, max_px: float = 40.0) -> Image:
+    """A frame of felt with `items` pieces of print and no card, at the scale of a table whose index corners
+    (2.5 cm) are `min_px` to `max_px` tall: chips (4 cm) with their denominations (1 cm) and the felt's lettering
+    (1 to 2.5 cm). Whatever a detector names a card, a back or the button here is a false read."""
+    w, h = size
+    canvas = np.empty((h, w, 3), np.float32)
+    canvas[:] = _print_ground(rng, on_chip=False)
+    mottle = cv2.resize(rng.normal(0, 1, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    canvas *= (1 + 0.08 * np.clip(mottle, -2, 2))[..., None]
+    for _ in range(items):
+        cm = float(np.exp(rng.uniform(np.log(min_px), np.log(max_px)))) / 2.5  # px per table cm here
+        centre = (float(rng.uniform(cm * 5, w - cm * 5)), float(rng.uniform(cm * 5, h - cm * 5)))
+        if rng.uniform() < 0.5:
+            cv2.circle(canvas, (int(centre[0]), int(centre[1])), int(cm * 2),
+                       tuple(float(v) for v in _print_ground(rng, on_chip=True)), -1, cv2.LINE_AA)
+            stamp_print(canvas, rng, fonts, centre, cm * rng.uniform(0.7, 1.1), ring=cm * rng.uniform(1.1, 1.5))
+        else:
+            stamp_print(canvas, rng, fonts, centre, cm * rng.uniform(1.0, 2.5))
+    return _camera_effects(canvas, rng)

@@ -55,6 +55,7 @@ from dealer_assist.rules.steps import (
 from dealer_assist.synth.card_art import Split, designs_for, load_back_design, load_face_design
 from dealer_assist.synth.scene import spread_placements
 from dealer_assist.synth.table_render import (
+    CHIP_STYLES,
     Camera,
     Effects,
     Placement,
@@ -311,7 +312,8 @@ class _Builder:
         side = np.array([-fwd[1], fwd[0]]) * float(self.rng.uniform(-6, 6))
         src = np.asarray(s.card_spot) - fwd * 11 + side
         dst = np.asarray(s.card_spot) + fwd * 12 + side * 0.5
-        o = _Obj("chips", style=int(self.rng.integers(0, 8)), count=max(1, min(10, amount_units)), appear=self.f)
+        o = _Obj("chips", style=int(self.rng.integers(0, CHIP_STYLES)), count=max(1, min(10, amount_units)),
+                 appear=self.f)
         o.moves.append(_Move(self.f, self.f, (float(src[0]), float(src[1])), 0.0, False, f"seat:{seat}"))
         o.moves.append(_Move(self.f + 1, self.f + 1 + self.frames(0.6), (float(dst[0]), float(dst[1])), 0.0, False,
                              f"seat:{seat}", lift=3.0))

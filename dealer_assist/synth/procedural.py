@@ -174,9 +174,17 @@ def _font(name: str) -> cv2.FontFace:
     return cv2.FontFace("sans")
 
 
-def _glyph(text: str, font_name: str, height: int, weight: int) -> npt.NDArray[np.float32]:
+def glyph(text: str, font_name: str, height: int, weight: int) -> npt.NDArray[np.float32]:
     """Coverage mask (0..1) of a string, tightly cropped; the ink is `height` pixels tall."""
     return _glyph_cached(text, font_name, max(4, int(height)), weight)
+
+
+
+@functools.lru_cache(maxsize=1)
+def rank_fonts() -> tuple[str, ...]:
+    """Paths of the font decks' rank fonts that are installed here (none without `install.sh --train`)."""
+    paths = dict.fromkeys(str(FONT_ROOT / rank) for rank, _ in _FONT_DECK_FONTS.values())
+    return tuple(p for p in paths if Path(p).is_file())
 
 
 @functools.lru_cache(maxsize=512)
@@ -264,10 +272,10 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
     colour = style.colours[("c", "d", "h", "s").index(card.suit.value)]
     suit = card.suit.symbol
     rank_text = _RANK_TEXT.get(card.rank, str(card.rank.value))
-    rank_mask = _glyph(rank_text, style.font, round(style.rank_size * w), style.weight)
+    rank_mask = glyph(rank_text, style.font, round(style.rank_size * w), style.weight)
     if rank_mask.shape[1] > 0.24 * w:  # "10" in a narrow column: squeeze it
         rank_mask = f32(cv2.resize(rank_mask, (int(0.24 * w), rank_mask.shape[0]), interpolation=cv2.INTER_AREA))
-    suit_mask = _glyph(suit, style.suit_font, round(style.suit_size * w), 400)
+    suit_mask = glyph(suit, style.suit_font, round(style.suit_size * w), 400)
     ink: list[tuple[int, int, int, int]] = []
     corners = [(style.index_x, False), (1 - style.index_x, False)] if style.four_corners else [(style.index_x, False)]
     for ix, _ in corners:
@@ -283,7 +291,7 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
         _stamp(img, suit_mask, cx2, bottom - (b1[3] - b1[1]) - 0.015 * h, colour, rotate=True)
     value = card.rank.value
     if value in _PIPS:
-        pip = _glyph(suit, style.suit_font, round(0.13 * w * style.pip_scale), 400)
+        pip = glyph(suit, style.suit_font, round(0.13 * w * style.pip_scale), 400)
         for x, y in _PIPS[value]:
             yy = _map_pip_y(y) * h
             if y > 0.5:
@@ -291,7 +299,7 @@ def _draw_face(design: str, card: Card) -> tuple[Image, list[tuple[int, int, int
             else:
                 _stamp(img, pip, x * w, yy - pip.shape[0] / 2, colour)
     elif card.rank == Rank.ACE:
-        pip = _glyph(suit, style.suit_font, round(0.36 * w * style.pip_scale), 400)
+        pip = glyph(suit, style.suit_font, round(0.36 * w * style.pip_scale), 400)
         _stamp(img, pip, w / 2, h / 2 - pip.shape[0] / 2, colour)
     else:
         _draw_court(img, style, card, colour, rank_text)
@@ -310,10 +318,10 @@ def _draw_court(img: Image, style: FaceStyle, card: Card, colour: tuple[int, int
     band = (40, 170, 220) if card.rank == Rank.KING else (180, 60, 40) if card.rank == Rank.QUEEN else (60, 140, 60)
     for yy in (y0 + int(0.1 * h), y1 - int(0.1 * h)):
         cv2.rectangle(img, (x0 + 3, yy - 6), (x1 - 3, yy + 6), (*band, 255), -1)
-    letter = _glyph(rank_text, style.font, int(0.22 * h), 700)
+    letter = glyph(rank_text, style.font, int(0.22 * h), 700)
     _stamp(img, letter, w / 2, mid - letter.shape[0] - 0.02 * h, colour)
     _stamp(img, letter, w / 2, mid + letter.shape[0] + 0.02 * h, colour, rotate=True)
-    pip = _glyph(card.suit.symbol, style.suit_font, int(0.07 * h), 400)
+    pip = glyph(card.suit.symbol, style.suit_font, int(0.07 * h), 400)
     _stamp(img, pip, x0 + 0.08 * w, y0 + 0.03 * h, colour)
     _stamp(img, pip, x1 - 0.08 * w, y1 - 0.03 * h, colour, rotate=True)
 

@@ -12,8 +12,11 @@ JPEG artefacts.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +30,7 @@ from dealer_assist.synth.card_art import (
     load_face_design,
 )
 from dealer_assist.synth.table_render import (
+    CHIP_STYLES,
     Camera,
     Effects,
     Felt,
@@ -64,6 +68,15 @@ class SceneOptions:
 class RenderedScene:
     image: Image
     truth: SceneTruth
+
+
+@functools.lru_cache(maxsize=1)
+def renderer_key() -> str:
+    """A hash of the renderer's source: data and scenes cached from another renderer version are not reused."""
+    h = hashlib.sha256()
+    for name in ("scene", "table_render", "card_art", "procedural", "truth"):
+        h.update((Path(__file__).parent / f"{name}.py").read_bytes())
+    return h.hexdigest()[:10]
 
 
 def render_scene(seed: int, split: Split = "train", options: SceneOptions | None = None) -> RenderedScene:
@@ -236,7 +249,7 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
                 xy = (np.asarray(seat.card_spot) - _dir(seat.facing_deg) * float(rng.uniform(8, 13))
                       + _dir(seat.facing_deg + 90) * float(rng.uniform(-14, 14)))
                 high.append(Placement("chip", (float(xy[0]), float(xy[1])), zone=zone,
-                                      style=int(rng.integers(0, 8)), count=int(rng.integers(1, 12))))
+                                      style=int(rng.integers(0, CHIP_STYLES)), count=int(rng.integers(1, 12))))
         if seat.number == button_seat:
             bx = np.asarray(seat.button_spot) + rng.normal(0, 1.5, 2)
             high.append(Placement("button", (float(bx[0]), float(bx[1])), float(rng.uniform(0, 360)), zone="button",
@@ -245,7 +258,8 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
     pc = np.asarray(_centre(profile.pot))
     for _ in range(int(rng.integers(0, 7))):
         xy = pc + rng.normal(0, 6, 2)
-        high.append(Placement("chip", (float(xy[0]), float(xy[1])), zone="pot", style=int(rng.integers(0, 8)),
+        high.append(Placement("chip", (float(xy[0]), float(xy[1])), zone="pot",
+                              style=int(rng.integers(0, CHIP_STYLES)),
                               count=int(rng.integers(1, 9))))
     # cards in flight
     if pile and rng.random() < 0.3:

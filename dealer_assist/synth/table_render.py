@@ -228,23 +228,72 @@ def random_effects(rng: np.random.Generator, strength: float = 1.0) -> Effects:
 # Sprites: chips, the button, hands
 
 
-@functools.lru_cache(maxsize=64)
+CHIP_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (240, 240, 240), (40, 40, 200), (40, 140, 40), (30, 30, 30), (160, 60, 120), (200, 120, 30), (40, 170, 220),
+    (200, 200, 80), (60, 200, 230), (170, 170, 170), (180, 140, 240), (30, 90, 160))
+CHIP_EDGES = 4  # six spots, many stripes, a plain rim, two-colour dashes
+CHIP_INLAYS = 3  # plain, a printed denomination, a denomination inside a ring
+CHIP_STYLES = len(CHIP_COLOURS) * CHIP_EDGES * CHIP_INLAYS
+CHIP_DENOMINATIONS = ("1", "5", "25", "100", "500", "1K", "5K", "2", "50", "10")
+
+
+@functools.lru_cache(maxsize=CHIP_STYLES)
 def chip_sprite(style: int) -> Image:
-    """A chip seen from above (BGRA, 64 px): a coloured disc with edge spots and an inlay."""
-    colours = ((240, 240, 240), (40, 40, 200), (40, 140, 40), (30, 30, 30), (160, 60, 120), (200, 120, 30),
-               (40, 170, 220), (200, 200, 80))
-    base = colours[style % len(colours)]
+    """A chip seen from above (BGRA, 128 px), one of `CHIP_STYLES` looks: a coloured disc, an edge pattern, an inlay
+    that is plain or prints the chip's value. Real chips vary this much, and a detector that saw one look called
+    plain or printed chips face-down cards."""
+    colour_i = style % len(CHIP_COLOURS)
+    edge = (style // len(CHIP_COLOURS)) % CHIP_EDGES
+    inlay = (style // (len(CHIP_COLOURS) * CHIP_EDGES)) % CHIP_INLAYS
+    base = CHIP_COLOURS[colour_i]
     spot = (250, 250, 250) if sum(base) < 600 else (60, 60, 200)
-    n = 64
+    n = 128
     img = np.zeros((n, n, 4), np.uint8)
     c = n // 2
     cv2.circle(img, (c, c), c - 1, (*base, 255), -1, cv2.LINE_AA)
-    for k in range(6):
-        a0 = k * 60 + (style * 7) % 30
-        cv2.ellipse(img, (c, c), (c - 4, c - 4), 0, a0, a0 + 18, (*spot, 255), 6)
-    cv2.circle(img, (c, c), int(c * 0.62), (*spot, 255), 1, cv2.LINE_AA)
+    if edge == 0:
+        for k in range(6):
+            a0 = k * 60 + (style * 7) % 30
+            cv2.ellipse(img, (c, c), (c - 8, c - 8), 0, a0, a0 + 18, (*spot, 255), 12)
+    elif edge == 1:
+        for k in range(16):
+            cv2.ellipse(img, (c, c), (c - 6, c - 6), 0, k * 22.5, k * 22.5 + 5, (*spot, 255), 10)
+    elif edge == 2:
+        cv2.circle(img, (c, c), c - 10, (*spot, 255), 2, cv2.LINE_AA)
+    else:
+        other = CHIP_COLOURS[(colour_i + 5) % len(CHIP_COLOURS)]
+        for k in range(8):
+            cv2.ellipse(img, (c, c), (c - 8, c - 8), 0, k * 45, k * 45 + 22, (*other, 255), 14)
+    cv2.circle(img, (c, c), int(c * 0.62), (*spot, 255), 2, cv2.LINE_AA)
     cv2.circle(img, (c, c), int(c * 0.55), (*[int(v * 0.92) for v in base], 255), -1, cv2.LINE_AA)
+    if inlay:
+        text = CHIP_DENOMINATIONS[style % len(CHIP_DENOMINATIONS)]
+        ink = (20, 20, 20) if sum(base) > 450 else (245, 245, 245)
+        if inlay == 2:
+            cv2.circle(img, (c, c), int(c * 0.45), (*ink, 255), 2, cv2.LINE_AA)
+        layer = np.zeros((n, n), np.uint8)
+        face = _chip_font(style)
+        size = 34 if len(text) < 3 else 24
+        rect = cv2.getTextSize((n, n), text, (0, 0), face, size, 700)
+        cv2.putText(layer, text, (int(c - rect[2] / 2), int(c + size / 3)), 255, face, size, 700)
+        a = layer.astype(np.float32)[..., None] / 255.0
+        img[..., :3] = (img[..., :3] * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
     return img
+
+
+def _chip_font(style: int) -> cv2.FontFace:
+    """A typeface for a chip's value: one of the font decks' rank fonts when the training fonts are installed (never
+    DejaVu, which the benchmark's print check uses), else DejaVu, else OpenCV's own."""
+    from dealer_assist.synth.procedural import rank_fonts
+
+    fonts = rank_fonts()
+    dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    for path in ([fonts[style % len(fonts)]] if fonts else []) + [dejavu]:
+        try:
+            return cv2.FontFace(path)
+        except cv2.error:
+            continue
+    return cv2.FontFace("sans")
 
 
 @functools.lru_cache(maxsize=4)

@@ -104,9 +104,12 @@ class TrainConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def data_key(self) -> str:
+        """The rendered data's cache key: every setting it depends on, the renderer's source among them."""
+        from dealer_assist.synth.scene import renderer_key
+
         parts = [self.images, self.close_ups, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
                  self.crop_scale, self.seed, self.empty_tile_keep, ds.INDEX_GROW, ds.MIN_CROP_PX,
-                 sorted(designs_for("train", "face")), sorted(designs_for("train", "back"))]
+                 sorted(designs_for("train", "face")), sorted(designs_for("train", "back")), renderer_key()]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
