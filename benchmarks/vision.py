@@ -88,7 +88,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--model", default=None, help="models/ folder or cards.json (default: the shipped one)")
-    ap.add_argument("--speed-frames", type=int, default=20)
+    ap.add_argument("--speed-frames", type=int, default=20, help="1280x720 frames to time (0: no speed figures)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="inference threads (0: runtime default)")
     ap.add_argument("--close-scenes", type=int, default=30, help="close-up held-out views (a phone photo of a spot)")
@@ -146,6 +146,8 @@ def main() -> None:
         print(f"print_false_backs_per_frame: {sum(int(d.is_back.sum()) for d in found) / n:.2f}")
         print(f"print_false_buttons_per_frame: {sum(int(d.is_button.sum()) for d in found) / n:.2f}")
 
+    if args.speed_frames <= 0:
+        return
     frames = [img for img, t in scenes if (t.width, t.height) == (1280, 720)][: args.speed_frames]
     if not frames:
         frames = [cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA) for img, _ in scenes[: args.speed_frames]]
