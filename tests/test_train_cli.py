@@ -112,3 +112,23 @@ def test_a_renderer_change_changes_the_data_key(monkeypatch: pytest.MonkeyPatch)
     before = train_mod.TrainConfig().data_key()
     monkeypatch.setattr(scene, "renderer_key", lambda: "another renderer")
     assert train_mod.TrainConfig().data_key() != before
+
+
+@pytest.mark.timeout(180)
+def test_data_builds_after_opencv_ran_threaded_in_this_process(tmp_path: Path) -> None:
+    """A forked worker inherits OpenCV's thread pool without its threads and hangs in cv2.setNumThreads;
+    the scene workers are spawned instead."""
+    import cv2
+    import numpy as np
+
+    from dealer_assist.synth import train as train_mod
+
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        cv2.GaussianBlur(np.zeros((1500, 1500), np.float32), (31, 31), 5)  # starts the thread pool
+        cfg = train_mod.TrainConfig(data=tmp_path, images=1, val_images=1, workers=1)
+        yaml, crops = train_mod.build_data(cfg, lambda msg: None)
+    finally:
+        cv2.setNumThreads(before)
+    assert any((yaml.parent / "images" / "train").iterdir()) and crops.is_file()

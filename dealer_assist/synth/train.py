@@ -168,6 +168,7 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
     """Render training and validation scenes once (training designs only); write YOLO tiles and classifier
     crops. Returns (data.yaml, crops.npz). Scenes render in `cfg.workers` processes; the result does not
     depend on their number."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     root = cfg.data / cfg.data_key()
@@ -180,7 +181,10 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
     root.mkdir(parents=True)
     crops: dict[str, list[np.ndarray[Any, Any]]] = {"x_train": [], "y_train": [], "x_val": [], "y_val": []}
     t0 = time.time()
-    with ProcessPoolExecutor(max_workers=max(1, cfg.workers)) as pool:
+    # Spawned, not forked: a fork copies OpenCV's thread pool without its threads, and the child's
+    # cv2.setNumThreads then waits on them forever.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=max(1, cfg.workers), mp_context=spawn) as pool:
         for split, n, seed0 in (("train", cfg.images, TRAIN_SEED0), ("val", cfg.val_images, VAL_SEED0)):
             img_dir, lbl_dir = root / "images" / split, root / "labels" / split
             img_dir.mkdir(parents=True)
