@@ -6,7 +6,7 @@ import pytest
 from referee_script import Script
 
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
-from dealer_assist.audit.records import FlagKind, LegalAction, Severity
+from dealer_assist.audit.records import DealerAction, FlagKind, LegalAction, Severity
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
@@ -67,16 +67,22 @@ def test_clean_hand_key_moments() -> None:
     assert sink.records[0][0] == "start" and sink.records[-1][0] == "end"
 
 
-def test_clean_badacey_pot_limit_double_draw() -> None:
-    rules = HouseRules.preset("badacey-pot-limit-double")
+BADACEY_PL = HouseRules.preset("badacey-pot-limit-double")
+
+
+def clean_badacey() -> Script:
+    """Pot-limit double-draw Badacey, discard then replace: seat 2 scoops 54 against seat 3; seat 1 folds."""
     s = Script().deal_all(ORDER, size=5)
     s.act(3, "raise", 6).act(1, "call").act(2, "call")               # pot 18
     s.discard(1, 2).discard(2, 1).replace(1, 2).replace(2, 1)         # all discard, then replace; seat 3 pat
     s.act(1, "check").act(2, "bet", 18).act(3, "call").act(1, "fold")  # pot 54
     s.discard(2, 1).discard(3, 1).replace(2).replace(3)
     s.act(2, "check").act(3, "check")
-    s.show(2, "Ac 2d 3h 4s 7c").show(3, "Kh 5d 4c 3s 2h").gather()
-    referee = run(s, table(rules))
+    return s.show(2, "Ac 2d 3h 4s 7c").show(3, "Kh 5d 4c 3s 2h").gather()
+
+
+def test_clean_badacey_pot_limit_double_draw() -> None:
+    referee = run(clean_badacey(), table(BADACEY_PL))
     hand = referee.hands[0]
     assert hand.flags == []
     award = hand.awards[-1].award
@@ -243,6 +249,64 @@ def test_action_out_of_turn_stands_when_its_turn_comes() -> None:
     referee = run(s)
     assert kinds(referee) == [("action_out_of_turn", 1)]
     assert referee.prompt.phase == "drawing"                    # seat 1's call stood after seat 3 acted
+
+
+def test_a_missing_action_costs_one_flag_not_the_hand() -> None:
+    """Seat 3's pre-draw call was never entered; the table drew: one flag, the rest refereed, the right award."""
+    s = Script().deal_all(ORDER).act(1, "call").act(2, "check")
+    rest = clean_badugi().items[len(Script().deal_all(ORDER).items) + 3:]
+    referee = run(Script(items=s.items + rest, frame=10_000))
+    assert kinds(referee) == [("action_out_of_turn", 1), ("action_out_of_turn", 2), ("action_missing", 3)]
+    flag = referee.flags[-1]
+    assert "taken as a call" in flag.message and "seats 1 and 2 waited on it" in flag.message
+    hand = referee.hands[0]
+    assert hand.end is not None and hand.end.status == "complete"
+    assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
+
+
+PASSIVE = [(name, i) for name, make in (("badugi", clean_badugi), ("badacey", clean_badacey))
+           for i, x in enumerate(make().items) if isinstance(x, DealerAction) and x.action in ("check", "call")]
+
+
+@pytest.mark.parametrize(("name", "drop"), PASSIVE)
+def test_any_one_check_or_call_left_unentered_keeps_the_award(name: str, drop: int) -> None:
+    """The table went on without the entry: the award stands and only the action order is flagged, with at most
+    one missing action, the dropped seat's (or its next entry in the round fills its turn)."""
+    script, config = (clean_badugi(), table()) if name == "badugi" else (clean_badacey(), table(BADACEY_PL))
+    whole = run(script, config).hands[0].awards[-1].award.totals
+    dropped = script.items[drop]
+    assert isinstance(dropped, DealerAction)
+    referee = run(Script(items=script.items[:drop] + script.items[drop + 1:]), config)
+    hand = referee.hands[0]
+    assert hand.end is not None and hand.end.status == "complete"
+    assert hand.awards[-1].award.totals == whole
+    order = {"action_out_of_turn", "fold_out_of_order", "action_missing"}
+    assert {kind for kind, _ in kinds(referee)} <= order
+    assert [seat for kind, seat in kinds(referee) if kind == "action_missing"] in ([dropped.seat], [])
+
+
+def test_a_missing_action_after_the_last_draw_is_settled_when_the_cards_are_gathered() -> None:
+    items = clean_badugi().items
+    call = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and x.seat == 2 and x.action == "call")
+    referee = run(Script(items=items[:call] + items[call + 1:]))
+    assert kinds(referee) == [("action_missing", 2)]
+    assert "after draw 3" in referee.flags[0].message and "taken as a call" in referee.flags[0].message
+    assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
+
+
+def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).act(2, "check")
+    s.replace(1, 2).draw(2, 1).draw(3, 0).act(1, "check")
+    referee = run(s)
+    assert kinds(referee) == [("unexpected_event", 1)]
+    assert "while seat 2 was still to act" in referee.flags[0].message
+    assert referee.prompt.phase == "betting after draw 1" and referee.prompt.actor == 2
+
+
+def test_a_stray_card_in_a_betting_round_does_not_close_it() -> None:
+    referee = run(Script().deal_all(ORDER).act(3, "call").replace(1))
+    assert kinds(referee) == [("unexpected_event", 1)]
+    assert referee.prompt.phase == "betting before the draw" and referee.prompt.actor == 1
 
 
 def test_wrong_bet_size_fixed_limit() -> None:

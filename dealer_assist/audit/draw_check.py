@@ -11,7 +11,7 @@ and a reshuffle are not seen by the camera; they are taken as done when the next
 
 from __future__ import annotations
 
-from dealer_assist.audit.records import FlagKind, Severity
+from dealer_assist.audit.records import DealerAction, FlagKind, Severity
 from dealer_assist.audit.run_state import RunState
 from dealer_assist.cards import Card
 from dealer_assist.rules.hand import Phase
@@ -49,17 +49,21 @@ class DrawChecks(RunState):
         if self._seen_late(ev):
             self.reorder = True                       # the camera confirmed it late: referee again in time order
             return
+        # A seat that drew in this draw discarding again before any action of the round after it was entered is
+        # late for this draw; after one, it is early for the next.
+        late = (hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round
+                and not hand.betting.acted and not any(isinstance(p, DealerAction) for p in self.pending))
+        if hand.phase is Phase.BETTING and not late and seat in hand.in_hand() and hand.round < self.rules.draws:
+            self._early.append((ev, hand.actor))      # its draw has not opened: declared when it does
+            return
         self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
-        if hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round:
+        if late:
             self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw "
                        f"{self._draw_no} was over", ev.t, ev.frame)
             self._ooo_owed[seat] = self._ooo_owed.get(seat, 0) + ev.count
             return
-        if hand.phase is Phase.BETTING and seat in hand.index_of and hand.live[hand.index_of[seat]]:
-            if hand.round < self.rules.draws:
-                self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded while seat {hand.actor} is still "
-                           "to act in the betting round", ev.t, ev.frame, severity=Severity.WARNING)
-            return
+        if hand.phase is Phase.BETTING and seat in hand.in_hand():
+            return                                    # after the last draw: the hand's cards going in
         if hand.phase is not Phase.DRAWING or seat not in self._draw_seats():
             self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} outside its draw "
                        f"({hand.phase})", ev.t, ev.frame, severity=Severity.WARNING)
@@ -199,6 +203,16 @@ class DrawChecks(RunState):
             return False
         self._received[seat] = self._received.get(seat, 0) + 1
         return True
+
+    def _flush_early(self, inferred: bool) -> None:
+        """The draw opened: the discards seen before it are declared in it. Unless the round was only taken as
+        closed because of them (`inferred`), each came while a seat was still to act, and is flagged."""
+        early, self._early = self._early, []
+        for ev, actor in early:
+            if not inferred:
+                self._flag(FlagKind.UNEXPECTED_EVENT, ev.seat, f"seat {ev.seat} discarded while seat {actor} was "
+                           "still to act in the betting round", ev.t, ev.frame, severity=Severity.WARNING)
+            self._discarded(ev)
 
     def _replaced(self, ev: CardReplaced) -> None:
         hand = self.hand

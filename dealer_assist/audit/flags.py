@@ -39,6 +39,8 @@ RULES: dict[FlagKind, FlagRule] = {
         Severity.ERROR, "Reshuffle (004): burns and earlier rounds' discards and folded hands are shuffled into a "
         "new stub; discards of the current round are not", "last_card_dealable"),
     FlagKind.ACTION_OUT_OF_TURN: FlagRule(Severity.WARNING, _TURN),
+    FlagKind.ACTION_MISSING: FlagRule(
+        Severity.WARNING, "Every seat still in acts in turn before a betting round closes; " + _TURN),
     FlagKind.WRONG_BET_SIZE: FlagRule(
         Severity.ERROR, "Fixed limit: small bet pre-draw and after the 1st draw, big bet after; pot limit: at "
         "least the big blind or the previous bet or raise, at most the pot plus all bets plus the call; no limit: "

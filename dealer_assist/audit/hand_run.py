@@ -13,7 +13,7 @@ from __future__ import annotations
 from dealer_assist.audit.action_check import apply_action
 from dealer_assist.audit.deal import DealNote, Slot
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
-from dealer_assist.audit.records import DealerAction, FlagKind, Severity
+from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
 from dealer_assist.audit.run_state import Pending
 from dealer_assist.audit.showdown_check import ShowdownChecks
 from dealer_assist.rules.hand import Phase
@@ -61,6 +61,8 @@ class HandRun(ShowdownChecks):
     def feed(self, item: TableEvent | DealerAction) -> None:
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
+        if isinstance(item, CardDealt | CardReplaced) and self._draw_card_in_betting(item.seat):
+            self._close_betting(f"seat {item.seat} discarded and was dealt a draw card", t, frame)
         if isinstance(item, DealerAction):
             self._action(item, frame)
         elif isinstance(item, CardDealt):
@@ -90,6 +92,9 @@ class HandRun(ShowdownChecks):
         """The cards are being gathered: finish what the table finished (mucks at showdown) and award."""
         self._finish_deal()
         hand = self.hand
+        if (hand.phase is Phase.BETTING and hand.round == self.rules.draws
+                and any(isinstance(p, CardsShown) for p in self.pending)):
+            self._close_betting("the seats showed down and the cards were gathered", t, frame)
         while hand.phase is Phase.SHOWDOWN:
             self._drain()
             seat = hand.next_shower
@@ -205,6 +210,35 @@ class HandRun(ShowdownChecks):
         if result.flag is not None:
             self._add(result.flag)
 
+    def _draw_card_in_betting(self, seat: int) -> bool:
+        """A card landing, in a betting round before a draw, at a seat seen discarding in it: the dealer has gone
+        on to the draw."""
+        return self.hand.phase is Phase.BETTING and any(ev.seat == seat for ev, _ in self._early)
+
+    def _close_betting(self, evidence: str, t: float, frame: int | None) -> None:
+        """The table went on past an open betting round (`evidence`): each seat still to act whose action was
+        never entered is flagged and taken to have checked, or called, since its cards stayed in; entries made
+        out of turn while waiting on it then stand in turn. One missing entry so costs one flag, not a hand."""
+        hand = self.hand
+        round_no = hand.round
+        name = "the betting before the first draw" if round_no == 0 else f"the betting after draw {round_no}"
+        early, self._early = self._early, []          # they are the evidence, not early discards
+        while hand.phase is Phase.BETTING and hand.round == round_no and hand.actor is not None:
+            seat = hand.actor
+            kind: ActionKind = "check" if hand.can_check(seat) else "call"
+            if not hand.can_call(seat) and kind == "call":
+                break
+            waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
+            after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
+                     f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
+            self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name} before the "
+                       f"table went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
+            apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
+            self._drain()
+        self._early = early
+        if hand.phase is Phase.DRAWING:
+            self._flush_early(inferred=True)
+
     def _folded(self, ev: SeatFolded) -> None:
         hand = self.hand
         seat = ev.seat
@@ -278,6 +312,10 @@ class HandRun(ShowdownChecks):
         progress = True
         while progress:
             progress = False
+            if self._early and hand.phase is Phase.DRAWING:
+                self._flush_early(inferred=False)     # the round closed by an entered action: they came early
+                progress = True
+                continue
             if self._held is not None and hand.phase is Phase.DRAWING and hand.next_card_seat is None:
                 held, self._held = self._held, None
                 self._declare(held)

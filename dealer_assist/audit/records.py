@@ -32,6 +32,7 @@ class FlagKind(Enum):
     DRAW_OUT_OF_ORDER = "draw_out_of_order"
     DISCARD_RETURNED = "discard_returned"
     ACTION_OUT_OF_TURN = "action_out_of_turn"
+    ACTION_MISSING = "action_missing"
     WRONG_BET_SIZE = "wrong_bet_size"
     ILLEGAL_ACTION = "illegal_action"
     FOLD_OUT_OF_ORDER = "fold_out_of_order"

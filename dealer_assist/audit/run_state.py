@@ -38,6 +38,8 @@ class RunState:
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
         self._collected: dict[int, CardsDiscarded] = {}
+        self._early: list[tuple[CardsDiscarded, int | None]] = []
+        """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._show_t: dict[int, float] = {}
         """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
         self._turned: dict[int, list[Card]] = {}

@@ -34,6 +34,7 @@ FLAG_PART: dict[FlagKind, str] = {
     FlagKind.DRAW_OUT_OF_ORDER: "draws",
     FlagKind.DISCARD_RETURNED: "draws",
     FlagKind.ACTION_OUT_OF_TURN: "action order",
+    FlagKind.ACTION_MISSING: "action order",
     FlagKind.WRONG_BET_SIZE: "action order",
     FlagKind.ILLEGAL_ACTION: "action order",
     FlagKind.FOLD_OUT_OF_ORDER: "action order",
