@@ -308,20 +308,38 @@ def test_classifier_reads_each_crop_turned_four_ways() -> None:
     assert common.classify_turned(classify, blob2)[0, 0] == pytest.approx(0.5)
 
 
+def test_one_deck_a_card_named_twice_stands_once_the_more_confident_read() -> None:
+    img = np.zeros((100, 800, 3), np.uint8)  # the two Ks corners are 23 corner heights apart: not one card's two
+    xyxy = np.array([[10, 10, 30, 40], [700, 50, 720, 80], [150, 10, 170, 40], [200, 10, 240, 60]], np.float32)
+    scores = np.array([0.4, 0.9, 0.8, 0.7], np.float32)
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(blob), 53), np.float32)
+        out[:, 51] = 1.0  # every corner reads Ks, far apart or not
+        return out
+
+    out = common.assemble(img, xyxy, scores, np.array([0, 0, 1, 1], np.int64), ("index", "back", "button"),
+                          classify, 32, 1.5, common.Thresholds())
+    kept = [(label, round(c, 2)) for label, c in zip(out.labels, out.confidence.tolist(), strict=True)]
+    assert sorted(kept) == [("Ks", 0.9), ("back", 0.7), ("back", 0.8)]  # both backs, one Ks: the 0.9 read
+
+
 def test_at_most_max_index_corners_are_read_the_best_scored() -> None:
     img = np.zeros((100, 400, 3), np.uint8)
     n = 6
     xyxy = np.array([[10 + 60 * i, 10, 30 + 60 * i, 40] for i in range(n)], np.float32)
+    for i in range(n):
+        img[10:40, 10 + 60 * i : 30 + 60 * i] = 40 * (i + 1)
     scores = np.array([0.2, 0.9, 0.3, 0.8, 0.1, 0.7], np.float32)
     read: list[int] = []
 
     def classify(blob: np.ndarray) -> np.ndarray:
         read.append(len(blob))
         out = np.zeros((len(blob), 53), np.float32)
-        out[:, 51] = 1.0  # every crop reads Ks
+        out[np.arange(len(blob)), np.round(blob.max(axis=(1, 2, 3)) * 255 / 40).astype(int)] = 1.0  # corner i: card i+1
         return out
 
     out = common.assemble(img, xyxy, scores, np.zeros(n, np.int64), ("index", "back", "button"), classify, 32,
-                          1.5, common.Thresholds(max_index=3, same_card_radius=0.01))
+                          1.5, common.Thresholds(max_index=3))
     assert read == [3, 3 * 3]  # three corners upright, then each turned three more ways
     assert sorted(out.confidence.tolist()) == pytest.approx([0.7, 0.8, 0.9])  # the three best-scored

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections, label_to_class_id
+from dealer_assist.vision.detections import BACK_ID, Detections, label_to_class_id
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -304,7 +304,6 @@ class Thresholds:
     # closer than `back_gap` x the shorter box side (held-out scenes: recall 94.4% -> 95.0%, precision 97.0% -> 96.8%).
     nms_iou_back: float = 0.3
     back_gap: float = 0.25
-    same_card_radius: float = 8.0  # in index-corner sizes: two reads of one card (its two corners) merge
     # Index corners: the classifier is a second filter (it says "not a card"), so the detector may propose
     # more; a spread's neighbouring corners overlap, so they suppress each other only when nearly the same box.
     detect_index: float = 0.1
@@ -364,27 +363,21 @@ def assemble(
     boxes = np.stack(out_boxes).astype(np.float32)
     conf = np.array(out_conf, dtype=np.float32)
     ids = np.array(out_ids, dtype=np.int64)
-    keep = _dedupe(boxes, conf, ids, th.same_card_radius)
+    keep = _one_deck(ids, conf)
     return Detections.from_boxes(boxes[keep], conf[keep], ids[keep])
 
 
-def _dedupe(boxes: FloatArray, conf: FloatArray, ids: npt.NDArray[np.int64], radius: float) -> list[int]:
-    """One deck per table: a card read twice close by (both index corners) is one card; one button per table."""
-    order = np.argsort(-conf, kind="stable")
+def _one_deck(ids: npt.NDArray[np.int64], conf: FloatArray) -> list[int]:
+    """One deck and one button per table: of the reads naming one card (its two corners, or a misread elsewhere)
+    only the most confident stands (held-out scenes: face-up precision 91.1% -> 92.5%, recall the same)."""
     keep: list[int] = []
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    button_seen = False
-    for i in order.tolist():
+    named: set[int] = set()
+    for i in np.argsort(-conf, kind="stable").tolist():
         cid = int(ids[i])
-        if cid == BUTTON_ID:
-            if button_seen:
+        if cid != BACK_ID:
+            if cid in named:
                 continue
-            button_seen = True
-        elif cid != BACK_ID:
-            twins = [k for k in keep if int(ids[k]) == cid]
-            if any(float(np.hypot(*(centres[i] - centres[k]))) < radius * max(sizes[i], sizes[k]) for k in twins):
-                continue
+            named.add(cid)
         keep.append(i)
     return sorted(keep)
 
