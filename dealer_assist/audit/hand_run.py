@@ -231,8 +231,8 @@ class HandRun(ShowdownChecks):
             waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
             after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
                      f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
-            self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name} before the "
-                       f"table went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
+            self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
+                       f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
             apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
             self._drain()
         self._early = early
