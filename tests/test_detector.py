@@ -84,6 +84,17 @@ def test_read_image_errors(tmp_path: Path) -> None:
         read_image(empty)
 
 
+def test_a_cut_off_image_is_one_line_with_no_decoder_chatter(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    whole = tmp_path / "whole.png"
+    write_image(whole, np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8))
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(whole.read_bytes()[:5000])
+    capfd.readouterr()
+    with pytest.raises(DealerAssistError, match="cannot read"):
+        read_image(cut)
+    assert capfd.readouterr().err == ""      # OpenCV's own warning ("input buffer is incomplete") stays quiet
+
+
 def test_write_read_and_draw_round_trip(tmp_path: Path) -> None:
     img = np.full((120, 160, 3), 60, np.uint8)
     drawn = draw_detections(img, _dets())

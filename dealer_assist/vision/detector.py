@@ -162,7 +162,13 @@ def read_image(path: str | Path) -> Image:
     if not p.is_file():
         raise DetectorError(f"no such image: {p}")
     data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    # OpenCV logs a damaged file's decoder warning on stderr; the one-line error below says it instead.
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if image is None:
         raise DetectorError(f"cannot read {p} as an image (accepted: PNG, JPEG, BMP, TIFF, WebP)")
     return np.ascontiguousarray(image, dtype=np.uint8)
