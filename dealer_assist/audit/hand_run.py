@@ -225,8 +225,12 @@ class HandRun(ShowdownChecks):
         early, self._early = self._early, []          # they are the evidence, not early discards
         while hand.phase is Phase.BETTING and hand.round == round_no and hand.actor is not None:
             seat = hand.actor
-            kind: ActionKind = "check" if hand.can_check(seat) else "call"
-            if not hand.can_call(seat) and kind == "call":
+            kind: ActionKind
+            if hand.can_check(seat):
+                kind = "check"
+            elif hand.can_call(seat):
+                kind = "call"
+            else:
                 break
             waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
             after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
