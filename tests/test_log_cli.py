@@ -89,6 +89,8 @@ def test_list_and_filters(path: Path) -> None:
     assert ids("--dealer", "alice") == [1, 2]
     assert ids("--seat", "2") == [1] and ids("--seat", "3") == [1, 2]
     assert ids("--flag", "card_exposed") == [1]
+    typo = run("log", "list", "--log", str(path), "--flag", "card_exposd")
+    assert typo.exit_code == 2 and "card_exposd" in typo.output and "'card_exposed'" in typo.output  # not "no hands"
     assert ids("--date", today) == [1, 2, 3] and ids("--date", "2001-01-01") == []
     assert ids("--limit", "2") == [1, 2]
 

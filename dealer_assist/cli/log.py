@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from dealer_assist.audit.records import FlagKind
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
@@ -85,7 +86,8 @@ def verify(log_path: Path | None, head_text: str | None) -> None:
 @click.option("--date", default=None, metavar="YYYY-MM-DD", help="Only hands started on this (local) date.")
 @click.option("--dealer", default=None, help="Only hands dealt by this dealer.")
 @click.option("--seat", default=None, metavar="N", help="Only hands in which seat N was dealt in.")
-@click.option("--flag", default=None, metavar="KIND", help="Only hands with a flag of this kind (e.g. card_exposed).")
+@click.option("--flag", default=None, type=click.Choice([k.value for k in FlagKind]), metavar="KIND",
+              help="Only hands with a flag of this kind (e.g. card_exposed).")
 @click.option("--limit", default=None, metavar="N", help="At most N hands.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand instead of a table line.")
 def list_(log_path: Path | None, table: str | None, date: str | None, dealer: str | None, seat: str | None,
