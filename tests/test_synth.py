@@ -22,7 +22,7 @@ from dealer_assist.synth.card_art import DESIGNS_HELD_OUT, DESIGNS_TRAIN, load_b
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, SimulationError
 from dealer_assist.synth.scene import SceneOptions, render_scene
 from dealer_assist.synth.table_render import Effects, Placement, TableRenderer, apply_h, make_camera, random_felt
-from dealer_assist.synth.truth import SceneTruth
+from dealer_assist.synth.truth import ObjectTruth, SceneTruth
 from dealer_assist.vision.frames import FrameSource
 from dealer_assist.vision.table_profile import oval_profile
 
@@ -115,6 +115,29 @@ def test_spread_shows_index_corners() -> None:
     _, objs = r.render([*places, hand], Effects(), 0)
     assert objs[-1].kind == "hand" and objs[-1].visible > 0.97
     assert sum(o.visible for o in objs[:-1]) < sum(o.visible for o in objs[:4]) + 1e-6
+
+
+def _row_gap_cm(backs: list[ObjectTruth]) -> float:
+    """The median distance in table cm between a seat's face-down cards and their nearest neighbours."""
+    xy = np.array([o.table_xy for o in backs])
+    d = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.eye(len(xy)) * 1e9
+    return float(np.median(d.min(axis=1)))
+
+
+def test_face_down_cards_are_also_dealt_in_rows() -> None:
+    """Training scenes must show the row a dealer pitches (each back half on the last, every one labelled), not only
+    squared piles and tight fans: a detector that never saw one counts a dealt row of four as one or two cards."""
+    rows = 0
+    for seed in range(20):
+        truth = render_scene(seed, "train", SceneOptions(size=SMALL, phase="deal")).truth
+        seats: dict[str, list[ObjectTruth]] = {}
+        for o in truth.objects:
+            if o.kind == "card_back" and o.zone.startswith("seat:"):
+                seats.setdefault(o.zone, []).append(o)
+        for backs in seats.values():
+            if len(backs) >= 3 and _row_gap_cm(backs) >= 2.4 and all(o.visible >= 0.3 for o in backs):
+                rows += 1
+    assert rows >= 4, rows
 
 
 def test_tilted_camera_keeps_the_table_plane() -> None:

@@ -153,9 +153,9 @@ def seat_card_angle(facing_deg: float) -> float:
 
 def spread_placements(cards: list[Card], spot: tuple[float, float], facing_deg: float, zone: str,
                       rng: np.random.Generator, card_w: float, *, face_up: bool, squared: bool = False,
-                      reverse: bool | None = None) -> list[Placement]:
+                      reverse: bool | None = None, dealt_row: bool = False) -> list[Placement]:
     """A seat's cards: a showdown spread (face up, overlapping so the index corners show), a loose fan,
-    or a squared pile (face down)."""
+    a squared pile, or (face down, `dealt_row`) the row a dealer pitches, each card about half on the last."""
     fwd = _dir(facing_deg)
     right = _dir(facing_deg + 90)
     base = seat_card_angle(facing_deg)
@@ -168,7 +168,10 @@ def spread_placements(cards: list[Card], spot: tuple[float, float], facing_deg: 
             out.append(Placement("card_face" if face_up else "card_back", (float(xy[0]), float(xy[1])),
                                  base + float(rng.normal(0, 2.5)), c, zone))
         return out
-    step = float(rng.uniform(1.5, 3.4)) if face_up else float(rng.uniform(0.6, 2.0))
+    # A dealt row is what a hand looks like before its player squares it (and what the hand videos deal): each
+    # back shows a strip of 40 to 60% of its width, so every card must be counted, not the pile as one.
+    step = float(rng.uniform(1.5, 3.4)) if face_up else float(rng.uniform(2.4, 3.8) if dealt_row else
+                                                                 rng.uniform(0.6, 2.0))
     fan = float(rng.uniform(0, 9)) if rng.random() < 0.6 else 0.0
     rev = bool(rng.random() < 0.25) if reverse is None else reverse
     arc = float(rng.uniform(0, 0.6))
@@ -235,9 +238,9 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
         if state == "shown":
             flat += spread_placements(cards, (float(spot[0]), float(spot[1])), facing, zone, rng, card_w, face_up=True)
         else:
-            squared = rng.random() < 0.55
+            layout = rng.random()  # squared pile, loose fan or dealt row
             flat += spread_placements(cards, (float(spot[0]), float(spot[1])), facing, zone, rng, card_w,
-                                      face_up=False, squared=squared)
+                                      face_up=False, squared=layout < 0.4, dealt_row=layout >= 0.7)
             if state == "exposed" and pile:
                 c = take(1)[0]
                 xy = spot + _dir(facing) * float(rng.uniform(6, 12)) + rng.normal(0, 1.5, 2)
