@@ -78,8 +78,17 @@ def test_low_confidence_dropped_and_stray_counted() -> None:
     mid_air = (profile.width_cm / 2, 12.0)                 # between seats, in nobody's zone
     dets = _at(cal, [profile.seat(3).card_spot, profile.seat(3).card_spot, mid_air], ["back", "back", "back"],
                [0.9, 0.2, 0.9])
-    obs = TableMapper(profile, cal).update(dets, 0.0, 0)
+    obs = TableMapper(profile, cal, MapperConfig(min_confidence=0.5)).update(dets, 0.0, 0)
     assert obs.seat(3) == _v(1) and obs.stray == 1
+
+
+def test_the_detectors_own_thresholds_decide_by_default() -> None:
+    """What the detector reports counts: the backs of a dealt row under the top card score 0.3 to 0.45."""
+    profile = oval_profile(6)
+    cal = _camera(profile)
+    x, y = profile.seat(3).card_spot
+    dets = _at(cal, [(x - 3, y), (x, y), (x + 3, y)], ["back", "back", "back"], [0.31, 0.42, 0.9])
+    assert TableMapper(profile, cal).update(dets, 0.0, 0).seat(3) == _v(3)
 
 
 def test_button_nearest_spot_within_reach() -> None:
