@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from dealer_assist.synth.evaluate import Tally
+from dealer_assist.synth.hand_video import SimulatedTable
 from dealer_assist.synth.scene import SceneOptions, render_scene
+from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import MODELS_DIR, make_detector
+from dealer_assist.vision.mapper import TableMapper
 
 pytestmark = pytest.mark.skipif(not (MODELS_DIR / "cards.json").is_file(), reason="no shipped model in models/")
 
@@ -102,3 +105,25 @@ def test_a_calibrated_camera_keeps_only_the_reads_it_needs() -> None:
     assert det.shrinks == ()  # type: ignore[attr-defined]
     det.expect_card_length(900.0, (1920, 1080))  # type: ignore[attr-defined]  # 600 model px: a camera over one spot
     assert det.shrinks == (2, 4)  # type: ignore[attr-defined]
+
+
+def test_counts_the_cards_of_dealt_rows_on_a_hand_video() -> None:
+    """Between the deal and the draw, each seat's row of backs is counted card by card (through the mapper, as the
+    tracker sees it): the backs half under the next card score low and must still count, and no extra ones."""
+    sim_tables = [SimulatedTable("badugi-limit", seed=seed) for seed in (0, 2)]
+    detector = make_detector("onnx", threads=2, shrinks=())
+    truth = counted = over = 0
+    for sim in sim_tables:
+        calibration = CameraCalibration.from_table_to_image(np.array(sim.truth.homography), sim.size,
+                                                            sim.profile.name)
+        mapper = TableMapper(sim.profile, calibration)
+        for f in range(120, 160, 8):
+            image, objects = sim.render_frame_truth(f)
+            seen = mapper.update(detector.detect(image), f / sim.fps, f)
+            for seat in sim.truth.players:
+                want = sum(o.kind == "card_back" and o.zone == f"seat:{seat}" and o.visible >= 0.3 for o in objects)
+                got = seen.seat(seat).count
+                truth, counted, over = truth + want, counted + min(want, got), over + max(0, got - want)
+    assert truth >= 200
+    assert counted >= 0.85 * truth, (counted, truth)
+    assert over <= 0.2 * truth, (over, truth)
