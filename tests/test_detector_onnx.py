@@ -1,6 +1,6 @@
 """The shipped ONNX models (models/cards.json) through ONNX Runtime on rendered held-out scenes; no torch.
 
-The shipped models come from about 2.5 CPU-hours of training (see models/README.md): on these close
+The shipped models come from about 3.5 CPU-hours of training (see models/README.md): on these close
 views they find the face-down cards and read two thirds of the face-up cards without a misread, far
 from the issue's 99.5% over whole tables. The guards below hold what they do now.
 """
