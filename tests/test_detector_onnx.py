@@ -13,7 +13,6 @@ import pytest
 from dealer_assist.synth.evaluate import Tally
 from dealer_assist.synth.hand_video import SimulatedTable
 from dealer_assist.synth.scene import SceneOptions, render_scene
-from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import MODELS_DIR, make_detector
 from dealer_assist.vision.mapper import TableMapper
@@ -114,9 +113,7 @@ def test_counts_the_cards_of_dealt_rows_on_a_hand_video() -> None:
     detector = make_detector("onnx", threads=2, shrinks=())
     truth = counted = over = 0
     for sim in sim_tables:
-        calibration = CameraCalibration.from_table_to_image(np.array(sim.truth.homography), sim.size,
-                                                            sim.profile.name)
-        mapper = TableMapper(sim.profile, calibration)
+        mapper = TableMapper(sim.profile, sim.calibration)
         for f in range(120, 160, 8):
             image, objects = sim.render_frame_truth(f)
             seen = mapper.update(detector.detect(image), f / sim.fps, f)

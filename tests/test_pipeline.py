@@ -117,8 +117,7 @@ def _sim_events(seed: int) -> tuple[list[TableEvent], list[TableEvent]]:
 
     sim = SimulatedTable("badugi-limit", seed, fps=15.0, effects=0)
     truth = sim.truth
-    cal = CameraCalibration.from_table_to_image(np.array(truth.homography), sim.size, sim.profile.name)
-    pipe = Pipeline.build(sim.profile, cal, FakeDetector())
+    pipe = Pipeline.build(sim.profile, sim.calibration, FakeDetector())
     found: list[TableEvent] = []
     for f in range(sim.frame_count):
         labels, points = [], []

@@ -65,6 +65,7 @@ from dealer_assist.synth.table_render import (
     random_felt,
 )
 from dealer_assist.synth.truth import ObjectTruth
+from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.events import (
     ButtonMoved,
     CardBurned,
@@ -678,6 +679,11 @@ class SimulatedTable:
     @property
     def fps(self) -> float:
         return self._fps
+
+    @property
+    def calibration(self) -> CameraCalibration:
+        """The camera's exact calibration (the renderer's homography), as a calibrated table camera would have it."""
+        return CameraCalibration.from_table_to_image(self.camera.homography, self.size, self.profile.name)
 
     @property
     def occluders(self) -> tuple[Occluder, ...]:

@@ -43,7 +43,6 @@ from dealer_assist.synth.dataset import MIN_BACK_VISIBLE, MIN_BUTTON_VISIBLE, MI
 from dealer_assist.synth.hand_video import Occluder, SimulatedTable
 from dealer_assist.synth.truth import ObjectTruth
 from dealer_assist.vision.backends.fake_backend import FakeDetector
-from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
 from dealer_assist.vision.detector import Detector
 from dealer_assist.vision.events import ButtonMoved, TableEvent
@@ -187,7 +186,7 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     hints); without it the tracker gets no hints."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
-    calibration = CameraCalibration.from_table_to_image(np.array(truth.homography), sim.size, sim.profile.name)
+    calibration = sim.calibration
     detector = detect.detector if isinstance(detect, DetectorFn) else FakeDetector()
     pipe = Pipeline.build(sim.profile, calibration, detector,
                           TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))

@@ -258,7 +258,7 @@ class SimVideoWorker(threading.Thread):
                              players=self.players)
         self.sim = sim
         self.profile = sim.profile
-        self.calibration = CameraCalibration.from_table_to_image(sim.camera.homography, self.size, sim.profile.name)
+        self.calibration = sim.calibration
         self.config = TableConfig.for_profile(sim.profile, rules, sim_stacks(rules, sim.truth.players),
                                               button=sim.truth.button)
         self.hand = truth_hand(sim, self.preset, self.seed, self.errors, self.players)
