@@ -33,6 +33,7 @@ from dealer_assist.synth.evaluate import Tally  # noqa: E402
 from dealer_assist.synth.scene import SceneOptions, render_scene, renderer_key  # noqa: E402
 from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
 from dealer_assist.synth.truth import SceneTruth  # noqa: E402
+from dealer_assist.vision.backends.common import Thresholds  # noqa: E402
 from dealer_assist.vision.detector import load_manifest, make_detector  # noqa: E402
 
 CACHE = REPO / "datasets" / "heldout" / renderer_key()
@@ -93,10 +94,14 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0, help="inference threads (0: runtime default)")
     ap.add_argument("--close-scenes", type=int, default=30, help="close-up held-out views (a phone photo of a spot)")
     ap.add_argument("--print-scenes", type=int, default=20, help="frames of felt and chips with print and no card")
+    ap.add_argument("--card-threshold", type=float, default=None,
+                    help="classifier probability a face-up read needs (default: the model's cards.json card_threshold)")
     args = ap.parse_args()
 
     scenes = heldout(args.scenes)
-    det = make_detector("onnx", args.model, threads=args.threads or None)
+    bar = load_manifest(args.model).card_threshold if args.card_threshold is None else args.card_threshold
+    det = make_detector("onnx", args.model, threads=args.threads or None, thresholds=Thresholds(card=bar))
+    print(f"card_threshold: {bar}")
     tally = Tally()
     by_view: dict[str, Tally] = {"720p": Tally(), "1080p": Tally()}
     for image, truth in scenes:
@@ -148,9 +153,11 @@ def main() -> None:
 
     if args.speed_frames <= 0:
         return
-    frames = [img for img, t in scenes if (t.width, t.height) == (1280, 720)][: args.speed_frames]
+    # the first 720p held-out frames, whatever `--scenes` (0: speed only)
+    pool = scenes if len(scenes) >= 3 * args.speed_frames else heldout(3 * args.speed_frames)
+    frames = [img for img, t in pool if (t.width, t.height) == (1280, 720)][: args.speed_frames]
     if not frames:
-        frames = [cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA) for img, _ in scenes[: args.speed_frames]]
+        frames = [cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA) for img, _ in pool[: args.speed_frames]]
     # A still (`detect`, a photo of unknown scale) also reads the image shrunk; a calibrated table camera, whose
     # cards are within the trained sizes, reads each frame once: that is the live figure.
     still = timed(det.detect, frames, args.rounds)

@@ -71,6 +71,22 @@ def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
         make_detector("onnx", tmp_path)
 
 
+def test_the_manifest_carries_the_models_face_up_bar(tmp_path: Path) -> None:
+    path = tmp_path / "cards.json"
+    base = {"detector": "x.onnx", "detector_classes": ["index", "back", "button"], "imgsz": [64, 64]}
+    path.write_text(json.dumps(base))
+    assert load_manifest(path).card_threshold == 0.5  # manifests from before the bar was the model's
+    path.write_text(json.dumps({**base, "card_threshold": 0.65}))
+    manifest = load_manifest(path)
+    assert manifest.card_threshold == 0.65 and "card_threshold" not in manifest.extra
+    assert manifest.to_json()["card_threshold"] == 0.65
+    for bad in (0, 1.5, "high"):
+        path.write_text(json.dumps({**base, "card_threshold": bad}))
+        with pytest.raises(DetectorError, match="bad model manifest") as err:
+            load_manifest(path)
+        assert "\n" not in str(err.value)
+
+
 def test_read_image_errors(tmp_path: Path) -> None:
     with pytest.raises(DealerAssistError, match="no such image"):
         read_image(tmp_path / "missing.png")

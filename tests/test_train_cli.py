@@ -132,3 +132,27 @@ def test_data_builds_after_opencv_ran_threaded_in_this_process(tmp_path: Path) -
     finally:
         cv2.setNumThreads(before)
     assert any((yaml.parent / "images" / "train").iterdir()) and crops.is_file()
+
+
+def test_the_recipe_ships_its_face_up_bar_in_the_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar a face-up read needs is the model's operating point: the recipe writes it into cards.json, and
+    the held-out evaluation reads the models at it."""
+    from dealer_assist.synth import train
+    from dealer_assist.vision.detector import load_manifest
+
+    (tmp_path / "cards-detector.pt").write_bytes(b"weights")
+    (tmp_path / "cards-classifier.onnx").write_bytes(b"classifier")
+    monkeypatch.setattr(train, "export_detector", lambda cfg, ckpt, out, imgsz: out)
+    monkeypatch.setattr(train, "finalize_onnx", lambda path, meta: None)
+    bars: list[float] = []
+
+    def evaluate(model_dir: Path, n: int, log: object, threads: int = 2) -> dict[str, float]:
+        bars.append(load_manifest(model_dir).card_threshold)
+        return {"face_up_precision": 1.0}
+
+    monkeypatch.setattr(train, "evaluate_models", evaluate)
+    cfg = train.TrainConfig(out=tmp_path, skip=("detector", "classifier"), quantize=False, card_threshold=0.65)
+    train.run(cfg, log=lambda message: None)
+    assert bars == [0.65]
+    assert load_manifest(tmp_path).card_threshold == 0.65
+    assert train.TrainConfig().card_threshold > 0.5  # precision first: a misread goes into an award

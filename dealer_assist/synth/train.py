@@ -92,6 +92,9 @@ class TrainConfig:
     work_long_side: int = 1280
     classifier_size: int = 32
     crop_scale: float = 1.5
+    # The classifier probability a face-up read needs (cards.json `card_threshold`): precision first, since a
+    # misread goes into an award (held-out, 2026-11-25: 0.5 reads 24.5% at 84.3% precision, 0.6 19.7% at 93.9%).
+    card_threshold: float = 0.6
     device: str = "cpu"
     threads: int = 2
     seed: int = 0
@@ -563,7 +566,7 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
         "work_scale": 1.0, "classifier": cls_onnx.name, "classifier_size": cfg.classifier_size,
         # the detector's index boxes are grown corners: crop around the corner it stands for
         "crop_scale": round(cfg.crop_scale / ds.INDEX_GROW, 6), "index_grow": ds.INDEX_GROW,
-        "checkpoint": ckpt_out.name,
+        "checkpoint": ckpt_out.name, "card_threshold": cfg.card_threshold,
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()
                    if k not in ("out", "runs", "data")},
         "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -73,6 +73,9 @@ class ModelManifest:
     classifier_size: int = 32
     crop_scale: float = 1.5
     checkpoint: str | None = None
+    # The classifier probability a face-up read needs: the model's operating point, chosen with it (a misread
+    # goes into an award, an unread card leaves a show incomplete), so it ships in cards.json beside the model.
+    card_threshold: float = 0.5
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -92,7 +95,7 @@ class ModelManifest:
             "detector": self.detector, "detector_classes": list(self.detector_classes),
             "imgsz": list(self.imgsz), "work_scale": self.work_scale, "classifier": self.classifier,
             "classifier_size": self.classifier_size, "crop_scale": self.crop_scale,
-            "checkpoint": self.checkpoint, **self.extra,
+            "checkpoint": self.checkpoint, "card_threshold": self.card_threshold, **self.extra,
         }
 
 
@@ -114,14 +117,17 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
     try:
         data = json.loads(path.read_text())
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
-                 "crop_scale", "checkpoint"}
+                 "crop_scale", "checkpoint", "card_threshold"}
+        card_threshold = float(data.get("card_threshold", 0.5))
+        if not 0.0 < card_threshold <= 1.0:
+            raise ValueError(f"card_threshold {card_threshold} is not in (0, 1]")
         return ModelManifest(
             root=path.parent, detector=str(data["detector"]),
             detector_classes=tuple(str(c) for c in data["detector_classes"]),
             imgsz=(int(data["imgsz"][0]), int(data["imgsz"][1])), work_scale=float(data.get("work_scale", 2.0)),
             classifier=data.get("classifier"), classifier_size=int(data.get("classifier_size", 32)),
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
-            extra={k: v for k, v in data.items() if k not in known},
+            card_threshold=card_threshold, extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise DetectorError(f"bad model manifest {path}: {exc}") from None

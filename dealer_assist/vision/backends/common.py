@@ -297,7 +297,7 @@ class Thresholds:
     """Score thresholds: detector score per object, classifier probability for a card's identity."""
 
     detect: float = 0.25
-    card: float = 0.5
+    card: float = 0.5  # the classifier probability a face-up read needs; the model's own is cards.json `card_threshold`
     nms_iou: float = 0.5
     # Face-down cards: the boxes are axis-aligned, so the neighbours of a turned loose row (3 cm apart) overlap as
     # much as two boxes of one card. Two `back` boxes over `nms_iou_back` are one card only when their centres are

@@ -58,7 +58,7 @@ class OnnxDetector:
     def __init__(self, manifest: ModelManifest, *, threads: int | None = None, thresholds: Thresholds | None = None,
                  tile_above: float = 2.0, shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
-        self.thresholds = thresholds or Thresholds()
+        self.thresholds = thresholds or Thresholds(card=manifest.card_threshold)
         self.tile_above = tile_above
         self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
         self._det = _session(manifest.detector_path, threads)

@@ -47,7 +47,7 @@ class UltralyticsDetector:
                  thresholds: Thresholds | None = None, weights: str | None = None,
                  shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
-        self.thresholds = thresholds or Thresholds()
+        self.thresholds = thresholds or Thresholds(card=manifest.card_threshold)
         self.shrinks = shrinks  # as the ONNX backend: the shrunk read for cards too large at full scale
         self.device = device
         path = weights or (str(manifest.checkpoint_path) if manifest.checkpoint_path else str(manifest.detector_path))
