@@ -76,9 +76,29 @@ def test_reads_close_up_cards_through_the_shrunk_read(detector) -> None:  # type
         one_read.add(scene.truth, one.detect(scene.image))
     assert with_shrunk.cards_must >= 10
     fig = with_shrunk.figures()
-    assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 12 of 12 on the shipped model
+    assert fig["face_up_recall"] >= 0.75, with_shrunk.misses  # 11 of 12 on the shipped model
     assert fig["face_up_precision"] >= 0.9, with_shrunk.misses
-    assert one_read.figures()["face_up_recall"] <= 0.5  # 5 of 12: the cards are too large for one read
+    # the shrunk read finds cards too large for one read (9 of 12 in one read; 5 of 12 with the detector before)
+    assert one_read.figures()["face_up_recall"] < fig["face_up_recall"]
+
+
+def test_the_backend_reads_face_up_cards_at_the_manifests_bar() -> None:
+    import dataclasses
+
+    from dealer_assist.vision.backends.onnx_backend import OnnxDetector
+    from dealer_assist.vision.detections import BACK_ID, BUTTON_ID
+    from dealer_assist.vision.detector import load_manifest
+
+    manifest = load_manifest(MODELS_DIR)
+    scene = render_scene(4, "held_out", HELD_OUT)
+
+    def reads(bar: float) -> int:
+        detector = OnnxDetector(dataclasses.replace(manifest, card_threshold=bar), threads=2)
+        assert detector.thresholds.card == bar
+        dets = detector.detect(scene.image)
+        return int(np.sum((dets.class_id != BACK_ID) & (dets.class_id != BUTTON_ID)))
+
+    assert reads(0.2) > reads(0.99)
 
 
 def test_plain_images_of_any_size_have_no_objects(detector) -> None:  # type: ignore[no-untyped-def]
