@@ -384,3 +384,14 @@ def test_show_reveals_a_card_the_pile_hid() -> None:
     events = summary(run(t))
     assert events[-1] == ("shown", 1, "Ah 2c 3d 4s")
     assert events.count(("dealt", 1)) == 3 and ("exposed", 1, "4s") not in events
+
+
+def test_only_a_seat_that_discarded_gets_replacements() -> None:
+    """A seat losing a card in the deal (a miscount, a card taken back) must not turn the other seats' deal cards
+    into replacements: those go only to a seat that discarded."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 3)
+    t.deal(1).hold(GAP)                 # seat 1 has 4 cards; seats 2 and 3 wait for their 4th
+    t.discard(1, 1).hold(2.0)           # seat 1 loses one
+    t.deal(2).hold(GAP).deal(3).hold(GAP).deal(1).hold(1.0)
+    assert summary(run(t))[-4:] == [("discarded", 1, 1), ("dealt", 2), ("dealt", 3), ("replaced", 1)]

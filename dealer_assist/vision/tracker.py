@@ -13,7 +13,8 @@ seen going to the muck `covered_s` or more later (loose beside the seat, then th
 when they were seen going.
 
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
-- cards arriving at a seat: `CardDealt`, or `CardReplaced` once anyone has discarded this hand;
+- cards arriving at a seat: `CardDealt`, or `CardReplaced` once the deal is over and that seat has discarded
+  this hand (a card to a seat that did not discard is dealt: in the draw, the referee flags it);
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`.
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
@@ -347,6 +348,7 @@ class _Hand:
 
     active: bool = False
     drawing: bool = False
+    drew: set[int] = field(default_factory=set)   # seats that discarded this hand: only they get replacements
     max_count: dict[int, int] = field(default_factory=dict)
     shown: dict[int, frozenset[Card]] = field(default_factory=dict)
     pending: dict[int, _Pending] = field(default_factory=dict)
@@ -524,9 +526,14 @@ class Tracker:
         if p is None:
             return []
         if p.partial or discard:
-            self._hand.drawing = self._hand.drawing or self._dealt_out(seat)
+            self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
         return [SeatFolded(p.t, p.frame, seat)]
+
+    def _discarding(self, seat: int) -> None:
+        """A seat discarded: its next cards are replacements, once the deal is over."""
+        self._hand.drew.add(seat)
+        self._hand.drawing = self._hand.drawing or self._dealt_out(seat)
 
     def _dealt_out(self, seat: int) -> bool:
         """Whether the deal is over, so a seat losing cards is drawing: it held a whole hand, or (dealt short) any
@@ -596,12 +603,15 @@ class Tracker:
                 back = self._reappeared(commit, p) if not arrived_up else 0
                 if p.count > back:
                     events.append(CardsDiscarded(p.t, p.frame, seat, p.count - back, p.cards))
-                    hand.drawing = hand.drawing or self._dealt_out(seat)
+                    self._discarding(seat)
             arrivals: list[Card | None] = [None] * (delta - back - len(arrived_up)) + list(arrived_up)
             for k, card in enumerate(arrivals, back + 1):
                 at = commit.first_reaching(old.count + k)
                 drawing = self._phase == "draw" or (hand.drawing and self._phase != "deal")
-                cls = CardReplaced if drawing else CardDealt
+                # only a seat that discarded is due replacements: a card to any other seat is dealt (a deal card,
+                # or in the draw a dealer error the referee flags as such), so one seat's miscount during the
+                # deal does not turn every seat's next cards into replacements
+                cls = CardReplaced if drawing and seat in hand.drew else CardDealt
                 events.append(cls(at.t, at.frame, seat, card))
                 if card is not None:
                     events.append(CardExposed(at.t, at.frame, seat, card))
@@ -617,7 +627,7 @@ class Tracker:
                     events.append(SeatFolded(went.t, went.frame, seat))
                 elif told == "discard":
                     events.append(CardsDiscarded(went.t, went.frame, seat, went.count, went.cards))
-                    hand.drawing = hand.drawing or self._dealt_out(seat)
+                    self._discarding(seat)
                 else:
                     hand.pending[seat] = went
             elif cfg.partial_hold_s > 0 and not lost_up:
@@ -626,7 +636,7 @@ class Tracker:
                                               due=commit.entries[-1].t + cfg.partial_hold_s)
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
-                hand.drawing = hand.drawing or self._dealt_out(seat)
+                self._discarding(seat)
 
         hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
