@@ -99,9 +99,9 @@ def main() -> None:
     args = ap.parse_args()
 
     scenes = heldout(args.scenes)
-    bar = load_manifest(args.model).card_threshold if args.card_threshold is None else args.card_threshold
-    det = make_detector("onnx", args.model, threads=args.threads or None, thresholds=Thresholds(card=bar))
-    print(f"card_threshold: {bar}")
+    override = Thresholds(card=args.card_threshold) if args.card_threshold is not None else None
+    det = make_detector("onnx", args.model, threads=args.threads or None, thresholds=override)
+    print(f"card_threshold: {det.thresholds.card}")  # type: ignore[attr-defined]
     tally = Tally()
     by_view: dict[str, Tally] = {"720p": Tally(), "1080p": Tally()}
     for image, truth in scenes:
