@@ -264,15 +264,81 @@ def test_a_missing_action_costs_one_flag_not_the_hand() -> None:
     assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
 
 
-PASSIVE = [(name, i) for name, make in (("badugi", clean_badugi), ("badacey", clean_badacey))
+def pat_badugi() -> Script:
+    """Every seat stands pat in the first and second draws, so nothing is seen between those betting rounds; seat 2
+    wins 26 at showdown against seat 3; seat 1 folds after the first draw."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "call").act(2, "check")
+    s.act(1, "check").act(2, "bet", 2).act(3, "call").act(1, "fold")
+    s.act(2, "check").act(3, "check")
+    s.draw(2, 0).draw(3, 1)
+    s.act(2, "bet", 4).act(3, "raise", 8).act(2, "call")
+    return s.show(3, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").gather()
+
+
+HANDS = {"badugi": (clean_badugi, LIMIT), "badacey": (clean_badacey, BADACEY_PL), "badugi-pat": (pat_badugi, LIMIT)}
+PASSIVE = [(name, i) for name, (make, _) in HANDS.items()
            for i, x in enumerate(make().items) if isinstance(x, DealerAction) and x.action in ("check", "call")]
+
+
+def test_a_hand_where_every_seat_stands_pat_is_clean() -> None:
+    hand = run(pat_badugi()).hands[0]
+    assert hand.flags == []
+    assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
+
+
+def test_a_missing_action_before_a_draw_where_every_seat_stood_pat() -> None:
+    """No card shows that the table went on, but the next entry comes from a seat with nothing left to do in the
+    round, and it is the first to act after the draw: the round is closed there, not stalled until the hand is
+    voided at the gather (seat 2's missing check then made its bet 2 a wrong-size raise, and the hand had no award)."""
+    items = pat_badugi().items
+    check = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (2, "check"))
+    referee = run(Script(items=items[:check] + items[check + 1:]))
+    assert kinds(referee) == [("action_missing", 2)]
+    message = referee.flags[0].message
+    assert "taken as a check" in message and "seat 1's check came as the first entry after draw 1" in message
+    hand = referee.hands[0]
+    assert hand.end is not None and hand.end.status == "complete"
+    assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
+
+
+def reraised_badugi(skip_first_call: bool = False) -> Script:
+    """Pre-draw, seat 2 raises and seat 3 re-raises, so seat 1 acts twice; seat 2 wins 18 at showdown (all pat)."""
+    s = Script().deal_all(ORDER).act(3, "call")
+    if not skip_first_call:
+        s.act(1, "call")
+    s.act(2, "raise", 4).act(3, "raise", 6).act(1, "call").act(2, "call")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    return s.show(1, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").show(3, "Kd Qs 9c 8h").gather()
+
+
+def test_a_missing_action_shown_by_the_seats_next_entry_after_the_rest_of_the_round() -> None:
+    """Seat 1's first call was never entered: seats 2 and 3 raise out of turn, then seat 1's call comes, which fits
+    only as its second say after their raises. Seat 1's missing call is flagged, not its real one applied in its place
+    (that left seat 1 owing the re-raise and the hand stalled)."""
+    referee = run(reraised_badugi(skip_first_call=True))
+    assert kinds(referee) == [("action_out_of_turn", 2), ("action_out_of_turn", 3), ("action_missing", 1)]
+    assert "seat 1's call came after every other seat still to act had entered its action" in referee.flags[-1].message
+    hand = referee.hands[0]
+    assert hand.end is not None and hand.end.status == "complete"
+    assert hand.awards[-1].award.totals == run(reraised_badugi()).hands[0].awards[-1].award.totals == {1: 0, 2: 18, 3: 0}
+
+
+def test_an_entry_from_a_seat_still_to_act_in_the_round_is_only_out_of_turn() -> None:
+    """Seat 2 (the big blind) still has its option when seat 1's call is missing: its check waits, nothing is closed."""
+    referee = run(Script().deal_all(ORDER).act(3, "call").act(2, "check"))
+    assert kinds(referee) == [("action_out_of_turn", 2)]
+    assert referee.prompt.phase == "betting before the draw" and referee.prompt.actor == 1
 
 
 @pytest.mark.parametrize(("name", "drop"), PASSIVE)
 def test_any_one_check_or_call_left_unentered_keeps_the_award(name: str, drop: int) -> None:
     """The table went on without the entry: the award stands and only the action order is flagged, with at most
     one missing action, the dropped seat's (or its next entry in the round fills its turn)."""
-    script, config = (clean_badugi(), table()) if name == "badugi" else (clean_badacey(), table(BADACEY_PL))
+    make, rules = HANDS[name]
+    script, config = make(), table(rules)
     whole = run(script, config).hands[0].awards[-1].award.totals
     dropped = script.items[drop]
     assert isinstance(dropped, DealerAction)

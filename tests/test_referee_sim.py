@@ -72,3 +72,39 @@ def test_replay_of_simulated_hands_is_identical(game: str) -> None:
             replayed.append(b.prompt)
         assert first.records == second.records
         assert prompts == replayed
+
+
+def _passive_drops(game: str, seeds: range) -> list[tuple[str, int, int]]:
+    cases = []
+    for seed in seeds:
+        try:
+            _, items, _ = simulated(game, seed, [])
+        except SimulationError:
+            continue
+        cases += [(game, seed, i) for i, x in enumerate(items)
+                  if isinstance(x, DealerAction) and x.action in ("check", "call")]
+    return cases
+
+
+DROPS = [case for game in PRESETS for case in _passive_drops(game, range(6))]
+
+
+@pytest.mark.parametrize(("game", "seed", "drop"), DROPS)
+def test_a_check_or_call_never_entered_costs_one_flag_not_the_award(game: str, seed: int, drop: int) -> None:
+    """Simulated hands (pat draws, all-ins and side pots among them) with one passive entry left out: the award is
+    the clean hand's, and only the action order is flagged, with at most one missing action, the left-out seat's."""
+    config, items, _ = simulated(game, seed, [])
+    whole = Referee(config)
+    whole.feed_all(items)
+    whole.close(items[-1].t)
+    dropped = items[drop]
+    assert isinstance(dropped, DealerAction)
+    referee = Referee(config)
+    referee.feed_all(items[:drop] + items[drop + 1:])
+    referee.close(items[-1].t)
+    hand = referee.hands[0]
+    flags = [(f.kind.value, f.seat) for f in hand.flags]
+    assert hand.end is not None and hand.end.status == "complete", (dropped, [f.message for f in hand.flags])
+    assert hand.awards[-1].award.totals == whole.hands[0].awards[-1].award.totals
+    assert {kind for kind, _ in flags} <= {"action_out_of_turn", "fold_out_of_order", "action_missing"}, flags
+    assert [seat for kind, seat in flags if kind == "action_missing"] in ([dropped.seat], []), flags

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dealer_assist.audit.action_check import apply_action
 from dealer_assist.audit.deal import DealNote, Slot
+from dealer_assist.audit.missed_turn import entry_is_legal, fits_after_missing
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
 from dealer_assist.audit.run_state import Pending
@@ -92,9 +93,14 @@ class HandRun(ShowdownChecks):
         """The cards are being gathered: finish what the table finished (mucks at showdown) and award."""
         self._finish_deal()
         hand = self.hand
-        if (hand.phase is Phase.BETTING and hand.round == self.rules.draws
-                and any(isinstance(p, CardsShown) for p in self.pending)):
-            self._close_betting("the seats showed down and the cards were gathered", t, frame)
+        if hand.phase is Phase.BETTING and hand.round == self.rules.draws:
+            # A seat still to act that kept its cards to the gather while others showed or mucked theirs did not
+            # fold: the last round ended and the seats went to showdown.
+            if any(isinstance(p, CardsShown) for p in self.pending):
+                self._close_betting("the seats showed down and the cards were gathered", t, frame)
+            elif any(isinstance(p, SeatFolded) or p.action == "fold" for p in self._waiting_from_others()):
+                self._close_betting(f"seat {hand.actor} kept its cards while others went to the muck, and the cards "
+                                    "were gathered", t, frame)
         while hand.phase is Phase.SHOWDOWN:
             self._drain()
             seat = hand.next_shower
@@ -171,7 +177,7 @@ class HandRun(ShowdownChecks):
 
     # -- betting -----------------------------------------------------------------------------------
 
-    def _action(self, action: DealerAction, frame: int | None) -> None:
+    def _action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal()
         hand = self.hand
         if hand.phase is Phase.DRAWING:
@@ -197,6 +203,17 @@ class HandRun(ShowdownChecks):
             if action.action == "fold" and hand.phase is not Phase.DONE:
                 self.pending.append(action)
             return
+        fit = None if inferred else fits_after_missing(hand, action, self._entries_waiting(), not self._early)
+        if fit == "this round":
+            self._take_missing(f"seat {seat}'s {action.action} came after every other seat still to act had "
+                              "entered its action", action.t, frame)
+            self._action(action, frame, inferred=True)
+            return
+        if fit == "next round":
+            self._close_betting(f"seat {seat}'s {action.action} came as the first entry after draw "
+                                f"{hand.round + 1}, and no card was seen drawn: every seat stood pat", action.t, frame)
+            self._action(action, frame, inferred=True)
+            return
         if hand.actor != seat:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
             heads_up = "heads_up_button_small_blind" if len(hand.seats) == 2 else None
@@ -221,27 +238,47 @@ class HandRun(ShowdownChecks):
         out of turn while waiting on it then stand in turn. One missing entry so costs one flag, not a hand."""
         hand = self.hand
         round_no = hand.round
-        name = "the betting before the first draw" if round_no == 0 else f"the betting after draw {round_no}"
         early, self._early = self._early, []          # they are the evidence, not early discards
         while hand.phase is Phase.BETTING and hand.round == round_no and hand.actor is not None:
-            seat = hand.actor
-            kind: ActionKind
-            if hand.can_check(seat):
-                kind = "check"
-            elif hand.can_call(seat):
-                kind = "call"
-            else:
+            if not self._take_missing(evidence, t, frame):
                 break
-            waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
-            after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
-                     f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
-            self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
-                       f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
-            apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
-            self._drain()
         self._early = early
         if hand.phase is Phase.DRAWING:
             self._flush_early(inferred=True)
+
+    def _take_missing(self, evidence: str, t: float, frame: int | None) -> bool:
+        """The seat to act had its turn with no entry made (`evidence`): flag it, take it to check or call (its cards
+        stayed in), and let the entries waiting on it stand in turn. False when it can do neither."""
+        hand = self.hand
+        seat = hand.actor
+        kind: ActionKind
+        if seat is None:
+            return False
+        if hand.can_check(seat):
+            kind = "check"
+        elif hand.can_call(seat):
+            kind = "call"
+        else:
+            return False
+        round_no = hand.round
+        name = "the betting before the first draw" if round_no == 0 else f"the betting after draw {round_no}"
+        waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
+        after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
+                 f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
+        self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
+                   f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
+        apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
+        self._drain()
+        return True
+
+    def _waiting_from_others(self) -> list[DealerAction | SeatFolded]:
+        """Entries and folds waiting on the seat to act, from the other seats."""
+        return [p for p in self.pending if isinstance(p, DealerAction | SeatFolded) and p.seat != self.hand.actor]
+
+    def _entries_waiting(self) -> list[DealerAction]:
+        """The entries made out of turn and not yet applied, a fold the camera saw among them, in the order made."""
+        return [p if isinstance(p, DealerAction) else DealerAction(p.seat, "fold", t=p.t, source="vision")
+                for p in self.pending if isinstance(p, DealerAction | SeatFolded)]
 
     def _folded(self, ev: SeatFolded) -> None:
         hand = self.hand
@@ -271,6 +308,17 @@ class HandRun(ShowdownChecks):
             else:
                 self.pending.append(ev)
             return
+        if (hand.phase is Phase.BETTING and hand.round == self.rules.draws
+                and any(isinstance(p, CardsShown) for p in self.pending)):
+            # Cards are being shown, so the last round is over: this is a muck at showdown, not a fold facing a bet.
+            self._close_betting(f"the seats were showing down when seat {seat}'s cards went to the muck", ev.t,
+                                ev.frame)
+            if self.phase is Phase.SHOWDOWN:   # (not `hand.phase`: the type checker holds it at BETTING)
+                self._folded(ev)
+                return
+        if hand.actor != seat and any(isinstance(p, DealerAction) and p.seat == seat for p in self.pending):
+            self.pending.append(ev)       # its entered action waits on the seat to act, and the muck comes after it
+            return
         self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
 
     # -- waiting inputs ----------------------------------------------------------------------------
@@ -290,13 +338,7 @@ class HandRun(ShowdownChecks):
     def _apply_pending(self, item: Pending) -> None:
         hand = self.hand
         if isinstance(item, DealerAction):
-            legal = {
-                "fold": hand.can_fold(item.seat), "check": hand.can_check(item.seat),
-                "call": hand.can_call(item.seat) or hand.can_check(item.seat),
-                "bet": hand.can_bet(item.amount or 0, item.seat),
-                "raise": hand.can_raise_to(item.amount or 0, item.seat),
-            }[item.action]
-            if legal:
+            if entry_is_legal(hand, item):
                 result = apply_action(hand, item, None)
                 if result.flag is not None:
                     self._add(result.flag)
