@@ -323,7 +323,8 @@ def test_a_missing_action_shown_by_the_seats_next_entry_after_the_rest_of_the_ro
     assert "seat 1's call came after every other seat still to act had entered its action" in referee.flags[-1].message
     hand = referee.hands[0]
     assert hand.end is not None and hand.end.status == "complete"
-    assert hand.awards[-1].award.totals == run(reraised_badugi()).hands[0].awards[-1].award.totals == {1: 0, 2: 18, 3: 0}
+    clean = run(reraised_badugi()).hands[0].awards[-1].award.totals
+    assert hand.awards[-1].award.totals == clean == {1: 0, 2: 18, 3: 0}
 
 
 def test_an_entry_from_a_seat_still_to_act_in_the_round_is_only_out_of_turn() -> None:

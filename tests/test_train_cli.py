@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import numpy as np
 import pytest
 
 from dealer_assist.cli.train import continue_settings
@@ -75,6 +76,36 @@ def test_count_options_reach_the_recipe(monkeypatch: pytest.MonkeyPatch, option:
     result = CliRunner().invoke(train, [option, "1234"])
     assert result.exit_code == 0, result.output
     assert seen[field] == 1234
+
+
+def test_classifier_arch_reaches_the_recipe_and_an_unknown_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    seen: list[str] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.classifier_arch) or {})
+    assert CliRunner().invoke(train, ["--classifier-arch", "v4"]).exit_code == 0
+    assert seen == ["v4"]
+    refused = CliRunner().invoke(train, ["--classifier-arch", "v9"])
+    assert refused.exit_code == 2 and "'v9' is not one of" in refused.output
+
+
+def test_continuing_a_classifier_of_another_layout_is_one_clear_error(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from dealer_assist.errors import DealerAssistError
+    from dealer_assist.synth import train as train_mod
+
+    index_net, _ = train_mod._classifier_module()
+    torch.save(index_net("v3").state_dict(), tmp_path / "cards-classifier.pt")
+    crops = tmp_path / "crops.npz"
+    x = np.zeros((2, 32, 32, 3), np.uint8)
+    np.savez(crops, x_train=x, y_train=np.array([0, 52]), x_val=x, y_val=np.array([0, 52]))
+    cfg = train_mod.TrainConfig(classifier_arch="v4", classifier_epochs=1)
+    cfg.extra["classifier_init"] = str(tmp_path / "cards-classifier.pt")
+    with pytest.raises(DealerAssistError, match=r"another layout than 'v4'; continue with the --classifier-arch"):
+        train_mod.train_classifier(cfg, crops, tmp_path / "out.onnx", lambda msg: None)
 
 
 def test_close_ups_change_the_data_key() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from dealer_assist.synth.train import TrainConfig
+from dealer_assist.synth.train import CLASSIFIER_ARCHS, TrainConfig
 
 _D = TrainConfig()  # the recipe's defaults live in one place
 
@@ -44,6 +44,8 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--hours", type=float, default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
 @click.option("--classifier-epochs", type=int, default=_D.classifier_epochs, show_default=True)
+@click.option("--classifier-arch", type=click.Choice(sorted(CLASSIFIER_ARCHS)), default=_D.classifier_arch,
+              show_default=True, help="The index classifier's layout (channels per stage; see CLASSIFIER_ARCHS).")
 @click.option("--art-crops", type=int, default=_D.art_crops, show_default=True,
               help="Classifier crops drawn straight from card art (besides the training scenes' corners).")
 @click.option("--batch", type=int, default=_D.batch, show_default=True)
@@ -61,8 +63,9 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--data", type=click.Path(path_type=Path), default=None,
               help="Rendered data folder (default datasets/cards); reused when the data settings match.")
 def train(out: Path | None, images: int, close_ups: int, val_images: int, heldout_images: int, epochs: int,
-          hours: float, classifier_epochs: int, art_crops: int, batch: int, device: str, threads: int, workers: int,
-          seed: int, reuse: str, continue_from: Path | None, runs: Path | None, data: Path | None) -> None:
+          hours: float, classifier_epochs: int, classifier_arch: str, art_crops: int, batch: int, device: str,
+          threads: int, workers: int, seed: int, reuse: str, continue_from: Path | None, runs: Path | None,
+          data: Path | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
@@ -70,7 +73,8 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
     from dealer_assist.synth.train import run
 
     cfg = TrainConfig(images=images, close_ups=close_ups, val_images=val_images, heldout_images=heldout_images,
-                      epochs=epochs, hours=hours, classifier_epochs=classifier_epochs, art_crops=art_crops,
+                      epochs=epochs, hours=hours, classifier_epochs=classifier_epochs,
+                      classifier_arch=classifier_arch, art_crops=art_crops,
                       batch=batch, device=device, threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
     if continue_from is not None:

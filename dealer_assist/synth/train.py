@@ -334,10 +334,11 @@ def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[
 CLASSIFIER_ARCHS: dict[str, tuple[int | None, int, int, int]] = {
     # channels: full-resolution first layer (None: none, the crop is halved at once), then the three stages.
     # v2 keeps one layer at full resolution (glyph strokes are 1 to 2 px in a 32 px crop of a small corner);
-    # v3 is v2 wider.
+    # v3 is v2 wider; v4 is v3 wider again (about 3x its weights, 1.8x its work per crop).
     "v1": (None, 32, 64, 128),
     "v2": (24, 32, 64, 128),
     "v3": (32, 48, 96, 192),
+    "v4": (48, 64, 128, 256),
 }
 
 
@@ -405,7 +406,12 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
     net = index_net(cfg.classifier_arch)
     init = cfg.extra.get("classifier_init")
     if init:  # continue from earlier weights (a state dict saved beside the ONNX file)
-        net.load_state_dict(torch.load(str(init), map_location="cpu"))
+        try:
+            net.load_state_dict(torch.load(str(init), map_location="cpu"))
+        except RuntimeError as exc:  # torch lists every mismatched tensor; one line says what to do
+            raise DealerAssistError(f"{init} holds classifier weights of another layout than "
+                                    f"{cfg.classifier_arch!r}; continue with the --classifier-arch they were "
+                                    "trained with (see that folder's cards.json)") from exc
     net = net.to(device)
     steps_per_epoch = max(1, len(y_train) // 128)
     max_lr = float(cfg.extra.get("classifier_lr", 3e-3))
