@@ -288,15 +288,15 @@ def test_a_hand_where_every_seat_stands_pat_is_clean() -> None:
 
 
 def test_a_missing_action_before_a_draw_where_every_seat_stood_pat() -> None:
-    """No card shows that the table went on, but the next entry comes from a seat with nothing left to do in the
-    round, and it is the first to act after the draw: the round is closed there, not stalled until the hand is
-    voided at the gather (seat 2's missing check then made its bet 2 a wrong-size raise, and the hand had no award)."""
+    """No card shows that the table went on, but the next entries (seat 1's check, then seat 2's bet 2, which cannot
+    stand before the draw) fit the betting after it: the round is closed there, not stalled until the hand is voided
+    at the gather (seat 2's missing check made its bet 2 a wrong-size raise, and the hand had no award)."""
     items = pat_badugi().items
     check = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (2, "check"))
     referee = run(Script(items=items[:check] + items[check + 1:]))
-    assert kinds(referee) == [("action_missing", 2)]
-    message = referee.flags[0].message
-    assert "taken as a check" in message and "seat 1's check came as the first entry after draw 1" in message
+    assert kinds(referee) == [("action_out_of_turn", 1), ("action_missing", 2)]
+    message = referee.flags[1].message
+    assert "taken as a check" in message and "seat 2's bet the last, fit the betting after draw 1" in message
     hand = referee.hands[0]
     assert hand.end is not None and hand.end.status == "complete"
     assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0}

@@ -210,8 +210,12 @@ class HandRun(ShowdownChecks):
             self._action(action, frame, inferred=True)
             return
         if fit == "next round":
-            self._close_betting(f"seat {seat}'s {action.action} came as the first entry after draw "
-                                f"{hand.round + 1}, and no card was seen drawn: every seat stood pat", action.t, frame)
+            self._close_betting(f"the entries since, seat {seat}'s {action.action} the last, fit the betting after "
+                                f"draw {hand.round + 1}, and no card was seen drawn: every seat stood pat", action.t,
+                                frame)
+            if self.phase is Phase.DRAWING:   # (not `hand.phase`: the type checker holds it at BETTING)
+                self._close_draw(action.t, frame)
+            self._drain()
             self._action(action, frame, inferred=True)
             return
         if hand.actor != seat:

@@ -1,10 +1,11 @@
 """Does a dealer entry show that the seat to act had its turn and its entry was never made?
 
-The table goes on without waiting for the dealer's keypad. When the seat to act (X) was skipped by the dealer, the
-entries that follow come from the seats after it, and the first entry that can only be explained by X having
-checked or called is the evidence: X's own next entry after every other seat has entered its say, or, when no
-card was seen drawn, the first entry of the next betting round (every seat stood pat). The other seats' entries
-must all be there: one early entry is an action out of turn, not a missing one.
+The table goes on without waiting for the dealer's keypad. When the dealer skipped the seat to act (X), the entries
+that follow come from the seats after it, and an entry that fits only after X's turn is the evidence: X's own next
+entry when it cannot stand now (a check facing a bet), or the next say of a seat whose say before it is spent,
+in this betting round or, when no card was seen drawn, the next one (every seat stood pat). At least one other
+entry must already fit between: one early entry, or an entry of X's own that stands as entered (perhaps late),
+is taken as entered.
 """
 
 from __future__ import annotations
@@ -17,53 +18,50 @@ from dealer_assist.audit.records import DealerAction
 from dealer_assist.rules.hand import Hand, Phase
 
 Fit = Literal["this round", "next round"]
+OWN_LEGAL_BETWEEN = 2
 
 
 def fits_after_missing(hand: Hand, entry: DealerAction, pending: list[DealerAction],
                        pat_draw_possible: bool) -> Fit | None:
-    """Where `entry` fits if the seat to act now is taken to check or call: "this round" (the entry's seat acts
-    again after the rest of the round, entered out of turn in `pending`, stood as entered), "next round" (the round
-    then closes, every seat stands pat in the draw, and the entry is the first of the next round; only when
-    `pat_draw_possible`, that is no discard was seen), or None (no such evidence: the entry is out of turn, or
-    the seat's own action, as entered). Played out on a copy of the hand."""
-    if hand.phase is not Phase.BETTING or hand.actor is None:
+    """Where `entry` fits if the seat to act now is taken to check or call, the entries made out of turn (`pending`)
+    then stand in turn as entered, and, when `pat_draw_possible` (no discard was seen), every seat stands pat in the
+    draw: "this round", "next round", or None when it needs no such story (see the module's docstring). Played
+    out on a copy of the hand."""
+    if hand.phase is not Phase.BETTING or hand.actor is None or not pending:
         return None
     seat, skipped = entry.seat, hand.actor
+    own_legal = seat == skipped and entry_is_legal(hand, entry)
     waiting = {p.seat: p for p in reversed(pending)}   # the first entry of each seat is its next say
-    if seat == skipped and not waiting:
-        return None                                    # the seat's own action, as entered (a wrong one is flagged)
     trial = copy.deepcopy(hand)
-    round_no = trial.round
     if trial.can_check(skipped):
         trial.check(skipped)
     elif trial.can_call(skipped):
         trial.call(skipped)
     else:
         return None
-    said = seat == skipped                             # the seat has had a say since the skipped turn
-    while trial.phase is Phase.BETTING and trial.round == round_no:
+    round_no, said, between = trial.round, seat == skipped, 0
+    while True:
+        if trial.phase is Phase.DRAWING:
+            if trial.round != round_no or not pat_draw_possible:
+                return None
+            while trial.phase is Phase.DRAWING and (pat := trial.next_discarder) is not None:
+                trial.discard(pat, 0)
+            continue
         actor = trial.actor
-        if actor is None:
+        if trial.phase is not Phase.BETTING or actor is None or trial.round > round_no + 1:
             return None
         earlier = waiting.pop(actor, None)
         if earlier is not None:
             if not (entry_is_legal(trial, earlier) and apply_action(trial, earlier, None).applied):
                 return None
-            said = said or actor == seat
+            said, between = said or actor == seat, between + 1
             continue
-        if actor == seat and said and not waiting:
-            return "this round" if entry_is_legal(trial, entry) else None
-        return None          # a seat still to have its say, or the entry's seat acting for the first time
-    if waiting or not pat_draw_possible or trial.round >= trial.rules.draws:
-        return None
-    while trial.phase is Phase.DRAWING:
-        pat = trial.next_discarder
-        if pat is None:
+        crossed = trial.round > round_no
+        if actor != seat or not (said or crossed) or between < (OWN_LEGAL_BETWEEN if own_legal else 1) or waiting:
+            return None                                # a seat still to have its say, or too little evidence
+        if not entry_is_legal(trial, entry):
             return None
-        trial.discard(pat, 0)
-    if trial.phase is Phase.BETTING and trial.actor == seat and entry_is_legal(trial, entry):
-        return "next round"
-    return None
+        return "next round" if crossed else "this round"
 
 
 def entry_is_legal(hand: Hand, entry: DealerAction) -> bool:
