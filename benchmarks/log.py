@@ -4,13 +4,14 @@ Prints `name: value` lines (medians of repeated runs). The 100,000-hand log is b
 `HandLog.batch()` (one transaction per 1,000 hands, the hash chain computed row by row as in live
 recording) and kept under --workdir for later runs; pass --rebuild to make it again.
 
-    .venv/bin/python benchmarks/log.py [--hands 100000] [--workdir DIR] [--rebuild]
+    .venv/bin/python benchmarks/log.py [--hands 100000] [--workdir DIR] [--rebuild] [--ingest-only]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -111,12 +112,12 @@ def build_log(path: Path, hands: int, seed: int = 7) -> float:
     return time.perf_counter() - start
 
 
-def ingest_rate(workdir: Path, events: int, durability: str = "process") -> float:
-    """Events per second, each its own committed transaction, into a fresh log."""
-    path = workdir / f"ingest-{durability}.sqlite"
+def ingest_rate(workdir: Path, events: int, durability: str = "process", key: bytes | None = None) -> float:
+    """Events per second, each its own committed transaction, into a fresh log (its head signed with `key`)."""
+    path = workdir / f"ingest-{durability}{'-signed' if key else ''}.sqlite"
     for old in path.parent.glob(path.name + "*"):
         old.unlink()
-    with HandLog.open(path, durability=durability) as log:  # type: ignore[arg-type]
+    with HandLog.open(path, durability=durability, key=key) as log:  # type: ignore[arg-type]
         session = log.open_session("T1", "alice")
         hand = log.start_hand(session, button=1, stacks={1: 100, 2: 100, 3: 100})
         evs = [CardDealt(t=i / 30, frame=i, seat=1 + i % 3, card=FULL_DECK[i % 52]) for i in range(events)]
@@ -151,13 +152,21 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "dealer-assist-bench")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--ingest-only", action="store_true", help="Only the ingest rates (no 100,000-hand log).")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
 
-    rates = [ingest_rate(args.workdir, args.events) for _ in range(5)]
+    rates, signed = [], []
+    for _ in range(5):  # interleaved, so that the machine's load falls on both alike
+        rates.append(ingest_rate(args.workdir, args.events))
+        signed.append(ingest_rate(args.workdir, args.events, key=secrets.token_bytes(32)))
     print(f"events_per_s_commit_each: {statistics.median(rates):.0f}")
     print(f"events_per_s_commit_each_runs: {' '.join(f'{r:.0f}' for r in rates)}")
+    print(f"events_per_s_commit_each_signed: {statistics.median(signed):.0f}")
+    print(f"events_per_s_commit_each_signed_runs: {' '.join(f'{r:.0f}' for r in signed)}")
     print(f"events_per_s_commit_each_fsync: {ingest_rate(args.workdir, 2000, 'power'):.0f}")
+    if args.ingest_only:
+        return
 
     path = args.workdir / f"log-{args.hands}.sqlite"
     have = 0

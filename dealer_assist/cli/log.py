@@ -1,4 +1,5 @@
-"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's)."""
+"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's), and its
+signing key."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dealer_assist.audit.records import FlagKind
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
+from dealer_assist.store.log_key import KEY_ENV, load_key, write_new_key
 from dealer_assist.store.render import render_story
 from dealer_assist.store.verify import writer_active
 
@@ -53,31 +55,75 @@ def _hand_id(text: str) -> int:
 
 @click.group(cls=_OneLineErrors)
 def log() -> None:
-    """Review the hand log: verify its hash chain, list hands, tell a hand's story, export it.
+    """Review the hand log: verify its hash chain, list hands, tell a hand's story, export it; make and adopt
+    the key that signs its chain head.
 
     The log is a SQLite file (browse it with Datasette); key frames are JPEG files in a folder
-    beside it. These commands only read it.
+    beside it. These commands only read it, but for `sign`, which signs its anchor file.
     """
+
+
+def key_file_option(func: F) -> F:
+    """The `--key-file PATH` option of the commands that use the signing key."""
+    return click.option(
+        "--key-file", "key_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        help=f"The log's signing key (made by `log key`). Default: ${KEY_ENV} if set.",
+    )(func)
 
 
 @log.command()
 @log_option
 @click.option("--head", "head_text", default=None, metavar="SEQ:HASH",
               help="A chain head recorded earlier (printed by this command); fail unless the log still holds it.")
-def verify(log_path: Path | None, head_text: str | None) -> None:
-    """Check every record against the hash chain; exit status 1 and one line per problem if any."""
+@key_file_option
+def verify(log_path: Path | None, head_text: str | None, key_file: Path | None) -> None:
+    """Check every record against the hash chain (and, given the key, the chain head's signature); exit status 1
+    and one line per problem if any."""
     expected = ChainHead.parse(head_text) if head_text else None
+    key = load_key(key_file)
     with _open(log_path) as hand_log:
-        report = hand_log.verify(expected_head=expected)
+        report = hand_log.verify(expected_head=expected, key=key)
     for problem in report.problems:
         click.echo(str(problem))
     if report.incomplete_hands:
         ids = ", ".join(str(h) for h in report.incomplete_hands)
         click.echo(f"note: hands left incomplete when the recorder stopped: {ids}")
+    if report.signature == "not checked":
+        click.echo(f"note: the chain head is signed; give --key-file (or ${KEY_ENV}) to check the signature")
     if not report.ok:
         click.echo(f"FAILED: {len(report.problems)} problem(s) in {report.records} records", err=True)
         sys.exit(1)
-    click.echo(f"ok: {report.records} records, {report.snapshots} snapshot(s) checked; chain head {report.head}")
+    signed = "; the key's signature of it checks" if report.signature == "verified" else ""
+    click.echo(f"ok: {report.records} records, {report.snapshots} snapshot(s) checked; chain head {report.head}"
+               f"{signed}")
+
+
+@log.command()
+@click.argument("key_path", metavar="KEY_FILE", type=click.Path(dir_okay=False, path_type=Path))
+def key(key_path: Path) -> None:
+    """Make a new signing key in KEY_FILE (readable by its owner only; never overwritten).
+
+    Recording with DEALER_ASSIST_LOG_KEY_FILE set to it signs the chain head at every write, so a history
+    rewritten together with its anchor fails `log verify --key-file`. Keep a copy where whoever could rewrite the
+    log cannot read it."""
+    write_new_key(key_path)
+    click.echo(f"key written to {key_path}; record with {KEY_ENV}={key_path}, and keep a copy off this machine")
+
+
+@log.command()
+@log_option
+@key_file_option
+def sign(log_path: Path | None, key_file: Path | None) -> None:
+    """Adopt the signing key for an existing unsigned log: check its whole chain, then sign its head."""
+    key = load_key(key_file)
+    if key is None:
+        raise DealerAssistError(f"no key: give --key-file KEY_FILE or set {KEY_ENV} (make one with `log key`)")
+    path = resolve_log_path(log_path)
+    if not path.is_file():
+        raise DealerAssistError(f"no hand log at {path}")
+    with HandLog.open(path, key=key, adopt_key=True) as hand_log:
+        head = hand_log.head
+    click.echo(f"signed: chain head {head} of {path}")
 
 
 @log.command("list")

@@ -6,10 +6,12 @@ Storing `prev` lets `verify` check each row on its own (an edited row fails its 
 link on its own (a deleted or rewritten row breaks the link of the row after it), so a report
 names the row that was touched instead of "everything after seq N".
 
-The chain is keyless: anyone who can write the database, knows this code and also rewrites the
-anchor file can forge a consistent history. The anchor (below) catches deleted or added rows at
-the end of the log; recording the printed head (`log verify` shows it) somewhere else, such as the
-shift report, lets a later `log verify --head SEQ:HASH` prove that nothing up to it was rewritten.
+The rows' hashes are keyless: anyone who can write the database, knows this code and also rewrites
+the anchor file can forge a consistent history. The anchor (below) catches deleted or added rows at
+the end of the log. Two things close the gap: a signing key (`log_key`), with which every anchor
+write carries an HMAC of the chain head that a forger without the key cannot make; and recording
+the printed head (`log verify` shows it) somewhere else, such as the shift report, so that a later
+`log verify --head SEQ:HASH` proves that nothing up to it was rewritten.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.log_key import sign_head
 
 GENESIS = "0" * 64
 # One encoder for every row (json.dumps with options builds a new one per call).
@@ -97,16 +100,25 @@ EMPTY_HEAD = ChainHead(0, GENESIS)
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """What the anchor file says: the last transaction moved the chain from `before` to `after`."""
+    """What the anchor file says: the last transaction moved the chain from `before` to `after`; `mac` is the
+    signing key's HMAC of those two points (`log_key`), None when the log is not signed."""
 
     before: ChainHead
     after: ChainHead
+    mac: str | None = None
+
+    @property
+    def signed_text(self) -> str:
+        """What the key signs: both chain points."""
+        return f"{self.before} {self.after}"
 
 
-_MAGIC = "dealer-assist-chain-head v1"
+_MAGIC_V1 = "dealer-assist-chain-head v1"   # before signing keys: no signature field
+_MAGIC = "dealer-assist-chain-head v2"
+_UNSIGNED = "-" * 64
 # Fixed width, so each rewrite is one pwrite of the same length over the old text.
-_LINE = "{magic} {b_seq:020d} {b_hash} {a_seq:020d} {a_hash}\n"
-_LINE_BYTES = len(_MAGIC) + 1 + 20 + 1 + 64 + 1 + 20 + 1 + 64 + 1
+_LINE = "{magic} {b_seq:020d} {b_hash} {a_seq:020d} {a_hash} {mac}\n"
+_LINE_BYTES = len(_MAGIC) + 1 + 20 + 1 + 64 + 1 + 20 + 1 + 64 + 1 + 64 + 1
 
 
 def anchor_path(db_path: Path) -> Path:
@@ -114,10 +126,11 @@ def anchor_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".head")
 
 
-def encode_anchor(anchor: Anchor) -> bytes:
-    """The fixed-width line written to the anchor file."""
+def encode_anchor(anchor: Anchor, key: bytes | None = None) -> bytes:
+    """The fixed-width line written to the anchor file, signed with `key` when one is given."""
+    mac = sign_head(key, anchor.signed_text) if key is not None else _UNSIGNED
     text = _LINE.format(magic=_MAGIC, b_seq=anchor.before.seq, b_hash=anchor.before.hash,
-                        a_seq=anchor.after.seq, a_hash=anchor.after.hash)
+                        a_seq=anchor.after.seq, a_hash=anchor.after.hash, mac=mac)
     data = text.encode()
     assert len(data) == _LINE_BYTES
     return data
@@ -132,9 +145,11 @@ def read_anchor(path: Path) -> Anchor | None:
     if not text:  # created, then the writer stopped before its first write: no anchor yet
         return None
     parts = text.split()
-    if len(parts) != 6 or " ".join(parts[:2]) != _MAGIC or not parts[2].isdigit() or not parts[4].isdigit():
+    magic = " ".join(parts[:2])
+    if (len(parts), magic) not in ((6, _MAGIC_V1), (7, _MAGIC)) or not parts[2].isdigit() or not parts[4].isdigit():
         raise DealerAssistError(f"anchor file {path} is damaged (expected '{_MAGIC} ...'), got {text[:80]!r}")
-    return Anchor(ChainHead(int(parts[2]), parts[3]), ChainHead(int(parts[4]), parts[5]))
+    mac = parts[6] if len(parts) == 7 and parts[6] != _UNSIGNED else None
+    return Anchor(ChainHead(int(parts[2]), parts[3]), ChainHead(int(parts[4]), parts[5]), mac)
 
 
 class AnchorWriter:
@@ -147,13 +162,15 @@ class AnchorWriter:
     The file descriptor also carries the writer lock (see `HandLog`).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, key: bytes | None = None) -> None:
         self.path = path
+        self.key = key
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
 
     def write(self, anchor: Anchor, *, sync: bool = False) -> None:
-        """Overwrite the anchor with one write call; `sync` also flushes it to the disk."""
-        data = encode_anchor(anchor)
+        """Overwrite the anchor with one write call (signed when the writer has a key); `sync` also flushes it to
+        the disk."""
+        data = encode_anchor(anchor, self.key)
         written = os.pwrite(self.fd, data, 0)
         if written != len(data):
             raise DealerAssistError(f"could not write the chain anchor {self.path} (short write)")

@@ -49,6 +49,7 @@ from dealer_assist.store.chain import (
     row_hash,
 )
 from dealer_assist.store.jsonable import award_sentences, to_jsonable
+from dealer_assist.store.log_key import KEY_ENV, load_key, signature_matches
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.records import (
     CORRECTION_TARGETS,
@@ -136,13 +137,18 @@ class HandLog:
     # ----- opening and closing
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, durability: Durability = "process") -> HandLog:
-        """Open (or create) a log to record into; migrates the schema and ends crashed hands as incomplete."""
+    def open(cls, path: str | os.PathLike[str], *, durability: Durability = "process", key: bytes | None = None,
+             adopt_key: bool = False) -> HandLog:
+        """Open (or create) a log to record into; migrates the schema and ends crashed hands as incomplete.
+
+        The chain head is signed with `key`, else with the key $DEALER_ASSIST_LOG_KEY_FILE names (`log_key`).
+        A signed log is only recorded into with its key; an unsigned one with records takes a key only with
+        `adopt_key`, after its chain verifies (`log sign`)."""
         db_path = Path(path)
         db_path.parent.mkdir(parents=True, exist_ok=True)
         anchor_file = anchor_path(db_path)
         had_anchor = anchor_file.exists()
-        anchor = AnchorWriter(anchor_file)
+        anchor = AnchorWriter(anchor_file, key if key is not None else load_key())
         try:
             fcntl.flock(anchor.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -151,7 +157,7 @@ class HandLog:
         conn = connect(db_path, readonly=False)
         log = cls(db_path, conn, anchor, durability)
         try:
-            log._setup_writer(had_anchor)
+            log._setup_writer(had_anchor, adopt_key)
         except BaseException:
             log.close()
             raise
@@ -180,7 +186,7 @@ class HandLog:
             raise
         return log
 
-    def _setup_writer(self, had_anchor: bool) -> None:
+    def _setup_writer(self, had_anchor: bool, adopt_key: bool = False) -> None:
         """Pragmas, migrations, caches, the anchor check, then crash recovery."""
         sync = "FULL" if self._durability == "power" else "NORMAL"
         try:
@@ -201,7 +207,7 @@ class HandLog:
         self._head = queries.chain_head(self.conn)
         for table in CHAINED_TABLES:
             self._next_id[table] = self.conn.execute(f'SELECT coalesce(max(id), 0) + 1 FROM "{table}"').fetchone()[0]
-        self._check_anchor(had_anchor)
+        self._check_anchor(had_anchor, adopt_key)
         self._open_hands = set(queries.open_hand_ids(self.conn))
         self.recovered = tuple(sorted(self._open_hands))
         if self.recovered:
@@ -224,8 +230,9 @@ class HandLog:
             cols = ", ".join(f'"{n}"' for n in names)
             self._insert_sql[table] = f'INSERT INTO "{table}" ({cols}) VALUES ({marks})'
 
-    def _check_anchor(self, had_anchor: bool) -> None:
-        """Refuse to record onto a log whose end no longer matches its anchor (that would hide the evidence)."""
+    def _check_anchor(self, had_anchor: bool, adopt_key: bool = False) -> None:
+        """Refuse to record onto a log whose end no longer matches its anchor, or whose signature this recorder
+        cannot keep (either would hide the evidence)."""
         anchor = read_anchor(self._anchor.path) if self._anchor and had_anchor else None
         if anchor is None:
             if self._head.seq:
@@ -239,6 +246,33 @@ class HandLog:
             raise DealerAssistError(
                 f"the end of the hand log {self.path} does not match its anchor (records were removed or added "
                 "outside Dealer Assist); run `dealer-assist log verify` and record into a new log file")
+        self._check_signature(anchor, adopt_key)
+
+    def _check_signature(self, anchor: Anchor, adopt_key: bool) -> None:
+        """A signed log takes records only with its key; an unsigned one with records takes a key only when adopted
+        after its chain verifies, so that a rewritten history is never signed by the next recording."""
+        assert self._anchor is not None
+        key = self._anchor.key
+        if anchor.mac is not None:
+            if key is None:
+                raise DealerAssistError(f"the hand log {self.path} is signed; set {KEY_ENV} to its key file to "
+                                        "record into it")
+            if not signature_matches(key, anchor.signed_text, anchor.mac):
+                raise DealerAssistError(
+                    f"the chain anchor of {self.path} is not signed with this key (rewritten, or another key): run "
+                    "`dealer-assist log verify --key-file KEY` and record into a new log file")
+            return
+        if key is None or not self._head.seq:
+            return
+        if not adopt_key:
+            raise DealerAssistError(
+                f"the hand log {self.path} is not signed, but a signing key is set: check it and adopt the key "
+                "with `dealer-assist log sign --key-file KEY`, or record into a new log file")
+        report = self.verify()
+        if not report.ok:
+            raise DealerAssistError(f"the hand log {self.path} fails `log verify` ({report.problems[0]}); a key "
+                                    "would sign a damaged history: record into a new log file")
+        self._anchor.write(Anchor(anchor.before, anchor.after), sync=True)
 
     @_locked
     def close(self) -> None:
@@ -551,9 +585,10 @@ class HandLog:
         return queries.hand_story(self.conn, hand_id)
 
     @_locked
-    def verify(self, *, expected_head: ChainHead | None = None) -> VerifyReport:
-        """Check the chain, the anchor, references and snapshot files (see `store.verify`)."""
-        return verify_log(self.conn, self.path, expected_head=expected_head)
+    def verify(self, *, expected_head: ChainHead | None = None, key: bytes | None = None) -> VerifyReport:
+        """Check the chain, the anchor (its signature too, given the key), references and snapshot files (see
+        `store.verify`)."""
+        return verify_log(self.conn, self.path, expected_head=expected_head, key=key)
 
     @_locked
     def hand_ids(self) -> list[int]:

@@ -9,12 +9,14 @@ Checks, in one pass over all record tables in sequence order:
 - a row reusing a sequence number, or without one, is "inserted";
 - the end of the chain against the anchor file, so removing the last records (a whole last hand)
   or appending forged ones is caught; and optionally against a head recorded elsewhere;
+- given the signing key, the anchor's signature, so a history rewritten with its anchor is caught too;
 - references: a hand's events whose hand row is gone, a flag whose snapshot row is gone;
 - snapshot files against their SHA-256; the append-only triggers are still in place.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import heapq
@@ -28,6 +30,7 @@ from typing import Any, Literal
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.chain import EMPTY_HEAD, GENESIS, Anchor, ChainHead, anchor_path, read_anchor, row_hash
+from dealer_assist.store.log_key import signature_matches
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.schema import guard_triggers
 
@@ -56,15 +59,21 @@ class Problem:
         return f"{self.kind}: {self.message}"
 
 
+Signature = Literal["verified", "not checked", "unsigned", "bad"]
+"""The anchor's signature: checked with the key and good, signed but no key given, not signed, or failed."""
+
+
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """The result of `verify`: records checked, the chain head, problems, and hands left incomplete."""
+    """The result of `verify`: records checked, the chain head, problems, hands left incomplete, and what became of
+    the anchor's signature."""
 
     records: int
     head: ChainHead
     problems: tuple[Problem, ...]
     incomplete_hands: tuple[int, ...]
     snapshots: int
+    signature: Signature = "unsigned"
 
     @property
     def ok(self) -> bool:
@@ -226,6 +235,24 @@ def _load_anchor(db_path: Path, walker: _Walker) -> Anchor | None:
         return None
 
 
+def _check_signature(anchor: Anchor | None, key: bytes | None, walker: _Walker) -> Signature:
+    """With a key, the anchor must carry its signature of the chain head: without the key, a rewritten history
+    and anchor cannot."""
+    if anchor is None:
+        return "unsigned"
+    if key is None:
+        return "unsigned" if anchor.mac is None else "not checked"
+    if anchor.mac is None:
+        walker.add("anchor", "the anchor is not signed, though a key was given: it was written without the key (by "
+                   "a rewrite, or before the key was adopted with `log sign`)")
+        return "unsigned"
+    if not signature_matches(key, anchor.signed_text, anchor.mac):
+        walker.add("anchor", "the anchor's signature does not match the key: the chain head was rewritten without "
+                   "the key, or signed with another key")
+        return "bad"
+    return "verified"
+
+
 def _check_anchor(db_path: Path, anchor: Anchor | None, live: bool, walker: _Walker) -> None:
     """The chain's end must be one end of the last transaction the writer anchored.
 
@@ -297,11 +324,13 @@ def _check_snapshots(conn: sqlite3.Connection, db_path: Path, present: list[str]
     return count
 
 
-def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainHead | None = None) -> VerifyReport:
+def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainHead | None = None,
+               key: bytes | None = None) -> VerifyReport:
     """Check the whole log; see the module docstring for what is checked."""
     walker = _Walker(expected_head)
     live = writer_active(db_path)
     anchor = _load_anchor(db_path, walker)
+    signature = _check_signature(anchor, key, walker)
     if anchor is not None:
         walker.watch = {anchor.before.seq, anchor.after.seq}
     # One read transaction: every query sees the same snapshot while a recorder keeps writing.
@@ -309,7 +338,8 @@ def verify_log(conn: sqlite3.Connection, db_path: Path, *, expected_head: ChainH
     if began:
         conn.execute("BEGIN")
     try:
-        return _verify_snapshot(conn, db_path, walker, anchor, live, expected_head)
+        return dataclasses.replace(_verify_snapshot(conn, db_path, walker, anchor, live, expected_head),
+                                   signature=signature)
     finally:
         if began and conn.in_transaction:
             conn.execute("ROLLBACK")
