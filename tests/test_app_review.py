@@ -15,6 +15,7 @@ from dealer_assist.app.models.review import Filters, ReviewModel
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.store.handlog import HandLog
+from dealer_assist.store.log_key import KEY_ENV, write_new_key
 
 
 @pytest.fixture
@@ -54,6 +55,25 @@ def test_model_lists_filters_and_tells_the_story(log_path: Path) -> None:
     exported = json.loads(model.export_json(flagged[0].id))
     assert exported
     model.close()
+
+
+def test_verify_checks_the_signature_with_the_key_the_environment_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key_file, other = tmp_path / "log.key", tmp_path / "other.key"
+    write_new_key(key_file)
+    write_new_key(other)
+    monkeypatch.setenv(KEY_ENV, str(key_file))
+    path = tmp_path / "signed.sqlite"
+    with HandLog.open(path) as log:
+        log.open_session("T1", "Dana")
+    ok, text = ReviewModel(path).verify()
+    assert ok and "carries the signing key's signature" in text
+    monkeypatch.delenv(KEY_ENV)
+    ok, text = ReviewModel(path).verify()
+    assert ok and f"set {KEY_ENV} to check the signature" in text
+    monkeypatch.setenv(KEY_ENV, str(other))
+    ok, text = ReviewModel(path).verify()
+    assert not ok and "TAMPERED" in text and "signature does not match the key" in text
 
 
 def test_missing_log_is_a_message(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.export import export_csv, export_json
 from dealer_assist.store.handlog import HandLog, snapshot_file
+from dealer_assist.store.log_key import KEY_ENV, load_key
 from dealer_assist.store.paths import resolve_log_path
 from dealer_assist.store.records import (
     HandStory,
@@ -176,10 +177,16 @@ class ReviewModel:
         log = self._open()
         if log is None:
             return False, self.problem or "no hand log"
-        report = log.verify()
+        try:
+            key = load_key()
+        except DealerAssistError as exc:
+            return False, str(exc)
+        report = log.verify(key=key)
         if report.ok:
+            signed = {"verified": " The chain head carries the signing key's signature.",
+                      "not checked": f" The chain head is signed; set {KEY_ENV} to check the signature."}
             return True, (f"Hand log intact: {report.records:,} records checked, {report.snapshots} key frames; "
-                          "no row edited, inserted or deleted.")
+                          f"no row edited, inserted or deleted.{signed.get(report.signature, '')}")
         shown = "; ".join(str(p) for p in report.problems[:5])
         more = f" (and {len(report.problems) - 5} more)" if len(report.problems) > 5 else ""
         return False, f"Hand log TAMPERED or damaged: {len(report.problems)} problem(s): {shown}{more}"
