@@ -164,6 +164,20 @@ def test_card_to_the_wrong_seat() -> None:
     assert referee.prompt.phase == "drawing"                   # followed the table on
 
 
+def test_a_hand_shown_short_after_a_misdeal_is_dead_and_the_story_says_so() -> None:
+    """Seat 2's card went to seat 3, so seat 2 holds 3 cards: shown, its hand is dead (the award passes over it), and
+    a key moment says why, besides the misdeal flag already raised."""
+    sink = RecordingSink()
+    referee = Referee(table(), sink)
+    s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check").act(2, "check").act(3, "check")
+    referee.feed_all(s.show(2, "Ac 2d 3h").show(3, "Kc Qd Jh 9s 8c").items)
+    assert kinds(referee) == [("card_to_wrong_seat", 3)]
+    labels = [r[2].label for r in sink.records if r[0] == "output" and isinstance(r[2], KeyMoment)]
+    assert "dead hand: seat 2 showed 3 cards, a badugi hand has 4" in labels
+
+
 def test_seat_skipped() -> None:
     s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)         # seat 2 skipped in the first lap
     s.act(3, "call").act(1, "call").act(2, "check")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dealer_assist.audit.draw_check import DrawChecks
+from dealer_assist.audit.outputs import KeyMoment
 from dealer_assist.audit.records import FlagKind, Severity
 from dealer_assist.rules.hand import Phase
 from dealer_assist.rules.steps import IllegalStep
@@ -44,6 +45,10 @@ class ShowdownChecks(DrawChecks):
         if len(ev.cards) != self.rules.hand_size:
             if len(ev.cards) == self.physical.get(ev.seat) and hand.can_muck(ev.seat):
                 hand.muck(ev.seat)                  # the wrong number of cards (after a flagged error): dead
+                # Not a flag (the error behind it is flagged already), but the story and a key frame say why the
+                # award passes over a hand that was shown.
+                self.outputs.append(KeyMoment(f"dead hand: seat {ev.seat} showed {len(ev.cards)} cards, a "
+                                              f"{self.rules.game} hand has {self.rules.hand_size}", ev.t, ev.frame))
                 self._shown_in_order(ev)
                 return True
             self.pending.append(ev)                 # partly turned over: wait for the rest
