@@ -112,7 +112,7 @@ def test_sim_demo_without_a_session_is_not_held_back() -> None:
     """No lockstep (the procedure drill drops the events): the worker plays to the end on its own."""
     worker = SimVideoWorker("badugi-limit", 8, realtime=False, render=False)
     worker.start()
-    worker.join(timeout=60)
+    worker.join(timeout=240)  # a fresh clone draws its card art first: over a minute on 2 busy cores
     assert worker.status == "ended" and worker.hints.hint is None
     items = []
     while not worker.events.empty():
