@@ -77,6 +77,25 @@ def test_audit_text_report_and_actions_file(tmp_path: Path) -> None:
     assert "1 hand, 0 flags" in result.output and "No flags." in result.output and "Totals:" in result.output
 
 
+def test_actions_timed_by_another_clock_are_aligned_with_actions_offset(tmp_path: Path) -> None:
+    """An actions file from a clock 2 s ahead of the video's: every entry lands after what it caused (flags, and
+    the award can move); --actions-offset -2 puts them back and the hand is clean again."""
+    video, truth, _ = make_sim_video(tmp_path, "badugi-limit", 1, [])
+    data = json.loads(truth.read_text())
+    ahead = tmp_path / "ahead.jsonl"
+    ahead.write_text(actions_to_jsonl([DealerAction(a["seat"], a["action"], a["amount"], t=a["t"] + 2.0)
+                                       for a in data["actions"]]))
+    clean, _ = audit(tmp_path / "clean", video, truth)
+    skewed, _ = audit(tmp_path / "skewed", video, truth, "--actions", str(ahead))
+    aligned, _ = audit(tmp_path / "aligned", video, truth, "--actions", str(ahead), "--actions-offset", "-2")
+    assert not clean["hands"][0]["flags"] and skewed["hands"][0]["flags"]
+    assert not aligned["hands"][0]["flags"]
+    assert aligned["hands"][0]["awards"]["totals"] == clean["hands"][0]["awards"]["totals"]
+    bad = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--detector", f"fake:{truth}",
+                                   "--actions-offset", "nan", "--no-progress"])
+    assert bad.exit_code == 2 and "bad --actions-offset nan" in bad.output
+
+
 def test_audit_help_and_bad_input() -> None:
     runner = CliRunner()
     help_text = runner.invoke(cli, ["audit", "--help"]).output

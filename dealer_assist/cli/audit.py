@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import click
 
 from dealer_assist.audit.records import DealerAction
+from dealer_assist.errors import DealerAssistError
 
 
 def _stacks(text: str) -> dict[int, int]:
@@ -47,6 +50,9 @@ def _house(spec: str | None, default: str) -> Any:
 @click.option("--actions", "actions", default=None, type=click.Path(dir_okay=False),
               help="The dealer's betting input: JSON lines or CSV with t, seat, action, amount (a sim-video truth "
                    "file works too; with a fake:TRUTH detector its actions are used by default).")
+@click.option("--actions-offset", "actions_offset", type=float, default=0.0, show_default=True, metavar="SECONDS",
+              help="Seconds to add to every entry's time, when the actions were timed by another clock than the "
+                   "video's (an entry at 12.0 with --actions-offset -1.5 is taken at 10.5 s into the video).")
 @click.option("--log", "log_path", default=None, type=click.Path(dir_okay=False),
               help="Hand log to write (default: $DEALER_ASSIST_LOG, else the user data directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -63,9 +69,9 @@ def _house(spec: str | None, default: str) -> Any:
 @click.option("--horizon", type=float, default=3.0, show_default=True,
               help="Seconds to hold events and actions to put them back in time order.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
-def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, log_path: str | None,
-          as_json: bool, detector: str, model: str | None, truth_path: str | None, seats: str | None,
-          button: int | None, dealer: str, horizon: float, progress: bool) -> None:
+def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, actions_offset: float,
+          log_path: str | None, as_json: bool, detector: str, model: str | None, truth_path: str | None,
+          seats: str | None, button: int | None, dealer: str, horizon: float, progress: bool) -> None:
     """Referee a recorded hand video and print its hands, flags and awards (the log gets every record)."""
     from tqdm import tqdm
 
@@ -113,6 +119,9 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
         dealer_actions = read_actions(actions)
     elif truth_path is not None:
         dealer_actions = read_actions(truth_path)
+    if not math.isfinite(actions_offset):
+        raise DealerAssistError(f"bad --actions-offset {actions_offset}; expected a number of seconds")
+    dealer_actions = [dataclasses.replace(a, t=a.t + actions_offset) for a in dealer_actions]
 
     source = open_source(video)
     pipeline = Pipeline.build(profile, calibration, det,
