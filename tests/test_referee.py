@@ -375,6 +375,19 @@ def test_a_missing_action_after_the_last_draw_is_settled_when_the_cards_are_gath
     assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
 
 
+def test_a_call_taken_as_missing_then_entered_late_is_that_call() -> None:
+    """Seat 1's pre-draw call is entered only after the draw: the draw cards made the referee take it as called
+    (one flag), and the late entry, with nothing to call now, is that call, not seat 1's next action (it stood for
+    seat 1's check after the draw, and seat 1's real check then came out of turn)."""
+    items = clean_badugi().items
+    call = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (1, "call"))
+    check = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (1, "check"))
+    late = items[:call] + items[call + 1 : check] + [items[call]] + items[check:]
+    referee = run(Script(items=late))
+    assert kinds(referee) == [("action_out_of_turn", 2), ("action_missing", 1)]
+    assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
+
+
 def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:
     s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).act(2, "check")
     s.replace(1, 2).draw(2, 1).draw(3, 0).act(1, "check")

@@ -112,10 +112,11 @@ def test_a_check_or_call_never_entered_costs_one_flag_not_the_award(game: str, s
 
 def test_an_entry_made_one_place_late_is_not_taken_for_a_missing_one_more_often_than_measured() -> None:
     """The other side of finding missing entries: an entry made just after the next one (two quick actions keyed in
-    the wrong order) stands as entered. Over the same 36 hands, 23 of the 544 such swaps change the award (all
-    where a card or a show makes the referee close the round before the late entry comes; the same 23 before
-    entries could show a missing one). Taking the seat's own late entry for its next say after one other entry
-    raised it to 37, so the bar is the measured 23."""
+    the wrong order) stands as entered. Over the same 36 hands, 13 of the 544 such swaps change the award. It was
+    23 before entries could show a missing one (most where the draw cards close the round before the late call
+    comes, and the late call then stood for the seat's next action); taking the seat's own late entry for its next
+    say after one other entry raised it to 37; a late call absorbed as the one the seat was taken to make brought
+    it to 13, the bar."""
     import dataclasses
     import itertools
 
@@ -140,4 +141,4 @@ def test_an_entry_made_one_place_late_is_not_taken_for_a_missing_one_more_often_
                 changed += not awards or awards[-1].award.totals != want
                 swapped += 1
     assert swapped == 544
-    assert changed <= 23
+    assert changed <= 13

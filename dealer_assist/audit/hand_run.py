@@ -196,6 +196,9 @@ class HandRun(ShowdownChecks):
             self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} has folded; {action.action} not applied",
                        action.t, frame, option=None)
             return
+        if self._taken.pop(seat, None) == "call" and action.action == "call" and not (
+                hand.phase is Phase.BETTING and hand.actor == seat and hand.can_call(seat)):
+            return                      # the call the seat was taken to make, entered late: nothing to call now
         if hand.phase is not Phase.BETTING or hand.actor is None:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
             self._flag(kind, seat, f"seat {seat} {action.action} while no betting round is under way "
@@ -272,6 +275,7 @@ class HandRun(ShowdownChecks):
         self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
                    f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
         apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
+        self._taken[seat] = kind
         self._drain()
         return True
 

@@ -38,6 +38,9 @@ class RunState:
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
         self._collected: dict[int, CardsDiscarded] = {}
+        self._taken: dict[int, str] = {}
+        """Seats taken to have checked or called for an entry never made, with what they were taken to do, until
+        their next entry (which may be that one, made late)."""
         self._early: list[tuple[CardsDiscarded, int | None]] = []
         """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._show_t: dict[int, float] = {}
