@@ -1,0 +1,84 @@
+"""The referee when the dealer's entries go missing or come late, on simulated hands of every preset.
+
+For each clean simulated hand (the rules engine's simulator, as sim-video plays it, no camera), each check or call
+is left out in turn, each fold is left out in turn (the camera still sees the cards go to the muck), and each entry
+is moved after the next one, two or three entries; the figure is how many of those hands end with another award
+than the clean hand's (or none). Prints `name: value` lines.
+
+    .venv/bin/python benchmarks/referee_entries.py [--seeds 0-29]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Sequence
+
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.rules.house_rules import PRESETS, HouseRules
+from dealer_assist.synth.hand_video import SimulationError, build_script
+from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.table_profile import oval_profile
+
+Item = TableEvent | DealerAction
+
+
+def simulated(game: str, seed: int) -> tuple[TableConfig, list[Item]]:
+    """A clean simulated hand: its table and its events and entries in time order."""
+    rules = HouseRules.preset(game)
+    builder, hand = build_script(rules, oval_profile(9), seed, fps=15, errors=[])
+    stacks = {s: hand.starting[i] for i, s in enumerate(hand.seats)}
+    actions = [DealerAction(a["seat"], a["action"], a["amount"], t=a["t"]) for a in builder.actions]
+    items = sorted([*builder.events, *actions], key=lambda x: (x.t, isinstance(x, DealerAction)))
+    return TableConfig.make(rules, stacks, button=hand.button), items
+
+
+def award(config: TableConfig, items: Sequence[Item]) -> dict[int, int] | None:
+    referee = Referee(config)
+    referee.feed_all(list(items))
+    referee.close(items[-1].t + 0.01)
+    awards = referee.hands[0].awards if referee.hands else []
+    return dict(awards[-1].award.totals) if awards else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0-29", help="FIRST-LAST seeds per preset")
+    args = parser.parse_args()
+    first, _, last = args.seeds.partition("-")
+    seeds = range(int(first), int(last or first) + 1)
+    tally: dict[str, list[int]] = {k: [0, 0] for k in ("missing_check_or_call", "missing_fold", "late_by_1",
+                                                       "late_by_2", "late_by_3")}
+    hands = 0
+    for game in PRESETS:
+        for seed in seeds:
+            try:
+                config, items = simulated(game, seed)
+            except SimulationError:
+                continue
+            hands += 1
+            want = award(config, items)
+            entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
+            for i in entries:
+                kind = items[i].action  # type: ignore[union-attr]
+                name = "missing_fold" if kind == "fold" else "missing_check_or_call" if kind in ("check", "call") \
+                    else None
+                if name:
+                    tally[name][0] += award(config, items[:i] + items[i + 1:]) != want
+                    tally[name][1] += 1
+            for shift in (1, 2, 3):
+                for k, i in enumerate(entries[:-shift]):
+                    j = entries[k + shift]
+                    late = dataclasses.replace(items[i], t=items[j].t + 0.01)
+                    moved = items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :]
+                    tally[f"late_by_{shift}"][0] += award(config, moved) != want
+                    tally[f"late_by_{shift}"][1] += 1
+    print(f"hands: {hands}")
+    for name, (changed, cases) in tally.items():
+        print(f"{name}_award_changed: {changed} of {cases} ({changed / max(cases, 1):.1%})")
+
+
+if __name__ == "__main__":
+    main()
