@@ -96,9 +96,9 @@ class HandRun(ShowdownChecks):
         if hand.phase is Phase.BETTING and hand.round == self.rules.draws:
             # A seat still to act that kept its cards to the gather while others showed or mucked theirs did not
             # fold: the last round ended and the seats went to showdown.
-            if any(isinstance(p, CardsShown) for p in self.pending):
+            if self._showing_down():
                 self._close_betting("the seats showed down and the cards were gathered", t, frame)
-            elif any(isinstance(p, SeatFolded) or p.action == "fold" for p in self._waiting_from_others()):
+            elif any(e.action == "fold" and e.seat != hand.actor for e in self._entries_waiting()):
                 self._close_betting(f"seat {hand.actor} kept its cards while others went to the muck, and the cards "
                                     "were gathered", t, frame)
         while hand.phase is Phase.SHOWDOWN:
@@ -279,9 +279,11 @@ class HandRun(ShowdownChecks):
         self._drain()
         return True
 
-    def _waiting_from_others(self) -> list[DealerAction | SeatFolded]:
-        """Entries and folds waiting on the seat to act, from the other seats."""
-        return [p for p in self.pending if isinstance(p, DealerAction | SeatFolded) and p.seat != self.hand.actor]
+    def _showing_down(self) -> bool:
+        """The last betting round is open, yet cards are already being shown: the table is at showdown."""
+        hand = self.hand
+        return (hand.phase is Phase.BETTING and hand.round == self.rules.draws
+                and any(isinstance(p, CardsShown) for p in self.pending))
 
     def _entries_waiting(self) -> list[DealerAction]:
         """The entries made out of turn and not yet applied, a fold the camera saw among them, in the order made."""
@@ -316,8 +318,7 @@ class HandRun(ShowdownChecks):
             else:
                 self.pending.append(ev)
             return
-        if (hand.phase is Phase.BETTING and hand.round == self.rules.draws
-                and any(isinstance(p, CardsShown) for p in self.pending)):
+        if self._showing_down():
             # Cards are being shown, so the last round is over: this is a muck at showdown, not a fold facing a bet.
             self._close_betting(f"the seats were showing down when seat {seat}'s cards went to the muck", ev.t,
                                 ev.frame)

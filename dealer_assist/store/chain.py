@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.store.log_key import sign_head
+from dealer_assist.store.log_key import sign_head, signature_matches
 
 GENESIS = "0" * 64
 # One encoder for every row (json.dumps with options builds a new one per call).
@@ -111,6 +111,10 @@ class Anchor:
     def signed_text(self) -> str:
         """What the key signs: both chain points."""
         return f"{self.before} {self.after}"
+
+    def signed_by(self, key: bytes) -> bool:
+        """Whether the anchor carries `key`'s signature of its chain points."""
+        return self.mac is not None and signature_matches(key, self.signed_text, self.mac)
 
 
 _MAGIC_V1 = "dealer-assist-chain-head v1"   # before signing keys: no signature field

@@ -49,7 +49,7 @@ from dealer_assist.store.chain import (
     row_hash,
 )
 from dealer_assist.store.jsonable import award_sentences, to_jsonable
-from dealer_assist.store.log_key import KEY_ENV, load_key, signature_matches
+from dealer_assist.store.log_key import KEY_ENV, load_key
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.records import (
     CORRECTION_TARGETS,
@@ -257,7 +257,7 @@ class HandLog:
             if key is None:
                 raise DealerAssistError(f"the hand log {self.path} is signed; set {KEY_ENV} to its key file to "
                                         "record into it")
-            if not signature_matches(key, anchor.signed_text, anchor.mac):
+            if not anchor.signed_by(key):
                 raise DealerAssistError(
                     f"the chain anchor of {self.path} is not signed with this key (rewritten, or another key): run "
                     "`dealer-assist log verify --key-file KEY` and record into a new log file")

@@ -30,7 +30,6 @@ from typing import Any, Literal
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.chain import EMPTY_HEAD, GENESIS, Anchor, ChainHead, anchor_path, read_anchor, row_hash
-from dealer_assist.store.log_key import signature_matches
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.schema import guard_triggers
 
@@ -246,7 +245,7 @@ def _check_signature(anchor: Anchor | None, key: bytes | None, walker: _Walker) 
         walker.add("anchor", "the anchor is not signed, though a key was given: it was written without the key (by "
                    "a rewrite, or before the key was adopted with `log sign`)")
         return "unsigned"
-    if not signature_matches(key, anchor.signed_text, anchor.mac):
+    if not anchor.signed_by(key):
         walker.add("anchor", "the anchor's signature does not match the key: the chain head was rewritten without "
                    "the key, or signed with another key")
         return "bad"
