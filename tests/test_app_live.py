@@ -117,3 +117,24 @@ def test_clicking_a_flag_shows_its_frame(qtbot) -> None:
     widget.list.setCurrentRow(0)
     assert widget.picture.isVisible() and widget.picture.toolTip() == "frame 12"
     session.stop()
+
+
+def test_an_award_past_an_open_misdeal_flag_is_shown_provisional_until_the_floor_resolves_it() -> None:
+    from referee_script import Script
+
+    table, flags = TableModel(), FlagListModel()
+    flags.set_pin("2468")
+    referee = Referee(TableConfig.make(HouseRules.preset("badugi-limit"), {1: 100, 2: 100, 3: 100}, button=3))
+    session = LiveSession(referee, table, flags)
+    shown: list[tuple[object, str | None]] = []
+    session.award_ready.connect(lambda award: shown.append((award, session.award_note)))
+    s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3).act(3, "call").act(1, "fold").act(2, "check")
+    for _ in range(3):
+        s.act(2, "check").act(3, "check")
+    for item in s.show(2, "Ac 2d 3h").show(3, "Kc Qd Jh 9s 8c").items:
+        session.feed(item)
+    assert len(shown) == 1 and shown[0][0] is session.award
+    assert shown[0][1] == ("provisional: a misdeal flag is open (card_to_wrong_seat, seat 3); "
+                           "the floor decides whether the hand stands")
+    flags.resolve(flags.entries[0].id, "accepted", "misdeal seen; the players agreed to play on", "2468")
+    assert len(shown) == 2 and shown[1][1] is None and session.award_note is None

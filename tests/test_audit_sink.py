@@ -13,6 +13,7 @@ from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import parse_card
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store import HandLog, StoredAction, StoredAward, StoredCorrection, StoredEvent, StoredFlag
+from dealer_assist.store.render import render_story
 from dealer_assist.store.sink import HandLogSink, RecentFrames
 from dealer_assist.vision.detector import encode_jpeg
 
@@ -54,3 +55,23 @@ def test_records_reach_the_log_with_key_frames(tmp_path: Path) -> None:
         assert log.verify().ok
         labels = [r[0] for r in log.conn.execute("SELECT label FROM snapshots ORDER BY id")]
         assert labels == ["flag: card_to_wrong_seat", "deal complete", "flag: discard_returned"]
+
+
+def test_a_provisional_award_names_its_open_misdeal_flag_in_the_log(tmp_path: Path) -> None:
+    """An award made past an open misdeal flag is stored with the flag's row and says so in `log show`."""
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        referee = Referee(TableConfig.make(HouseRules(), {1: 100, 2: 100, 3: 100}, button=3), HandLogSink(log, session))
+        s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3).act(3, "call").act(1, "fold").act(2, "check")
+        for _ in range(3):
+            s.act(2, "check").act(3, "check")
+        referee.feed_all(s.show(2, "Ac 2d 3h").show(3, "Kc Qd Jh 9s 8c").gather().items)
+        story = log.story(log.hand_ids()[0])
+        flag = next(r for r in story.records if isinstance(r, StoredFlag))
+        award = next(r for r in story.records if isinstance(r, StoredAward))
+        assert award.award["pending_flag_ids"] == [flag.id]
+        assert award.explanation[-1] == (f"Provisional: misdeal flag #{flag.id} open; "
+                                         "the floor decides whether the hand stands.")
+        assert story.end is not None and story.end.status == "complete" and "provisional" in (story.end.reason or "")
+        assert f"misdeal flag #{flag.id} open" in render_story(story)
+        assert log.verify().ok

@@ -8,6 +8,7 @@ from referee_script import Script
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import DealerAction, FlagKind, LegalAction, Severity
 from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.report import hand_to_dict, report_text
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.rules.house_rules import HouseRules
@@ -176,6 +177,58 @@ def test_a_hand_shown_short_after_a_misdeal_is_dead_and_the_story_says_so() -> N
     assert kinds(referee) == [("card_to_wrong_seat", 3)]
     labels = [r[2].label for r in sink.records if r[0] == "output" and isinstance(r[2], KeyMoment)]
     assert "dead hand: seat 2 showed 3 cards, a badugi hand has 4" in labels
+
+
+def dead_hand_after_a_misdeal() -> Script:
+    """Seat 2's second card went to seat 3: seat 3 holds five cards and wins, seat 2's three-card hand is dead."""
+    s = Script().deal(1, 3, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check").act(2, "check").act(3, "check")
+    return s.show(2, "Ac 2d 3h").show(3, "Kc Qd Jh 9s 8c")
+
+
+def test_an_award_made_past_an_open_misdeal_flag_is_provisional() -> None:
+    """The referee follows the table past a misdeal flag, so the award it makes waits on the floor: it names the
+    open flag, the report says so, and the hand ends complete with the reason."""
+    referee = run(dead_hand_after_a_misdeal().gather())
+    hand = referee.hands[0]
+    assert [f.kind.value for f in hand.flags] == ["card_to_wrong_seat"]
+    assert hand.awards[-1].pending == (0,) and hand.awards[-1].provisional
+    assert hand.awards[-1].award.totals[3] > 0
+    assert hand.end is not None and hand.end.status == "complete"
+    assert hand.end.reason == ("provisional: a misdeal flag is open (card_to_wrong_seat, seat 3); "
+                               "the floor decides whether the hand stands")
+    report = hand_to_dict(hand)
+    assert report["awards"]["provisional"] is True and report["awards"]["pending_flags"] == [0]
+    assert "Provisional: a misdeal flag is open (card_to_wrong_seat, seat 3)" in report_text(referee.hands)
+
+
+def test_an_award_stands_once_the_floor_resolves_the_misdeal_flag() -> None:
+    """Dismissed (or accepted: "misdeal seen, play on") before the award, the flag leaves it final; resolved after
+    it, the report no longer calls it provisional, and the hand ends without the reason."""
+    for before in (True, False):
+        referee = Referee(table(), RecordingSink())
+        items = dead_hand_after_a_misdeal().gather().items
+        referee.feed_all(items[:12])
+        if before:
+            referee.dismiss_flag(0, reason="the card was turned back to seat 2's pile", by="floor")
+        referee.feed_all(items[12:-1])
+        if not before:
+            assert referee.hands[0].awards[-1].pending == (0,)
+            referee.accept_flag(0, reason="misdeal seen; play on", by="floor")
+        else:
+            assert referee.hands[0].awards[-1].pending == ()
+        referee.feed_all(items[-1:])
+        hand = referee.hands[0]
+        assert hand.end is not None and hand.end.status == "complete" and hand.end.reason is None
+        assert hand_to_dict(hand)["awards"]["provisional"] is False
+        assert "Provisional" not in report_text(referee.hands)
+
+
+def test_a_clean_award_is_not_provisional() -> None:
+    hand = run(clean_badugi()).hands[0]
+    assert hand.awards[-1].pending == () and not hand.awards[-1].provisional
+    assert hand_to_dict(hand)["awards"]["pending_flags"] == []
 
 
 def test_seat_skipped() -> None:

@@ -488,9 +488,12 @@ class MainWindow(QMainWindow):
             self.show_notice(f"Demo hands are not being recorded: {exc}")
             return None
 
+    def _on_live_award(self, award: Award) -> None:
+        self.live.show_award(award, self.session.award_note if self.session is not None else None)
+
     def _on_sim_award(self, award: Award) -> None:
         self.sim_award = award
-        self.live.show_award(award)
+        self._on_live_award(award)
         truth = self.sim_worker.award if self.sim_worker is not None else None
         if truth is not None and dict(truth.totals) != dict(award.totals):
             self.show_notice(f"The referee's award {dict(award.totals)} differs from the rules engine's "
@@ -555,7 +558,7 @@ class MainWindow(QMainWindow):
         worker = VisionWorker(source, pipeline, self.slot)  # horizon 0: the referee answers the pad at once
         self.session = LiveSession(referee, self.table, self.flags, worker)
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
-        self.session.award_ready.connect(self.live.show_award)
+        self.session.award_ready.connect(self._on_live_award)
         self.session.hand_started.connect(lambda: self.live.show_award(None))
         self.session.start()
         self.session_timer.start()

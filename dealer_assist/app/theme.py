@@ -41,6 +41,7 @@ QLabel#boardTitle {{ color: {GOLD}; font-weight: 800; font-size: {round(pt * 1.1
 QLabel#boardLine {{ font-weight: 700; font-size: {round(pt * 1.15)}pt; }}
 QLabel#boardOdd {{ color: {GOLD}; }}
 QLabel#boardNote {{ color: {MUTED}; }}
+QLabel#boardProvisional {{ color: {RED}; font-weight: 800; }}
 QLabel#boardTotal {{ font-weight: 700; }}
 QLabel#banner {{ background: #5a1f1f; color: {TEXT}; padding: 8px 14px; border-radius: 8px; font-weight: 600; }}
 QLabel#notice {{ background: #4a3c12; color: {TEXT}; padding: 8px 14px; border-radius: 8px; }}

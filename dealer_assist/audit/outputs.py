@@ -43,12 +43,22 @@ class HandEnded:
 
 @dataclass(frozen=True, slots=True)
 class AwardMade:
-    """The pots were awarded (`award` says who gets what and why); uncontested when all others folded."""
+    """The pots were awarded (`award` says who gets what and why); uncontested when all others folded.
+
+    pending: the numbers of the hand's misdeal flags the floor had not resolved when the award was made. The
+    referee follows the table past a misdeal flag, so such an award is provisional: the floor decides whether
+    the hand stands (dismiss or accept the flag and play on) or is a misdeal (void it, chips go back).
+    """
 
     award: Award
     uncontested: bool
     t: float
     frame: int | None
+    pending: tuple[int, ...] = ()
+
+    @property
+    def provisional(self) -> bool:
+        return bool(self.pending)
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,7 +141,7 @@ class Referee:
             self._end_by_gather(item.t)
             return outs
         if self.run is not None and self.run.done and isinstance(item, CardDealt):
-            self._end("complete", None, item.t)
+            self._end_complete(item.t)
         if self.run is None:
             if not isinstance(item, CardDealt | CardExposed):
                 self.between_hands.append(item)       # nothing to referee: no deal is under way
@@ -160,7 +160,7 @@ class Referee:
         if self.run is None:
             return
         if self.run.done:
-            self._end("complete", None, t)
+            self._end_complete(t)
         else:
             self._end("incomplete", "the recording ended before the hand did", t)
 
@@ -279,6 +279,7 @@ class Referee:
                 number = len(record.flags)
                 record.flags.append(o)
             elif isinstance(o, AwardMade):
+                o = replace(o, pending=open_misdeal_flags(record))
                 record.awards.append(o)
             self.sink.output(record.start.number, o, number)
 
@@ -286,11 +287,17 @@ class Referee:
         run = self.run
         assert run is not None
         if run.done:
-            self._end("complete", None, t)
+            self._end_complete(t)
         elif any(f.severity is Severity.MISDEAL for f in run.flags):
             self._end("misdeal", "the cards were gathered after a misdeal flag", t)
         else:
             self._end("void", "the cards were gathered before the hand was finished", t)
+
+    def _end_complete(self, t: float) -> None:
+        """The hand was awarded; if a misdeal flag is still open, the end says the award waits on the floor."""
+        record = self.hands[-1]
+        pending = open_misdeal_flags(record)
+        self._end("complete", pending_reason([record.flags[n] for n in pending]) if pending else None, t)
 
     def _end(self, status: EndStatus, reason: str | None, t: float) -> None:
         run, record = self.run, self.hands[-1]
@@ -302,6 +309,19 @@ class Referee:
             self._stacks = kept
         self.run = None
         self.sink.hand_ended(record.end)
+
+
+def open_misdeal_flags(record: HandRecord) -> tuple[int, ...]:
+    """The numbers of the hand's misdeal flags the floor has neither accepted nor dismissed."""
+    return tuple(n for n, f in enumerate(record.flags)
+                 if f.severity is Severity.MISDEAL and n not in record.resolutions)
+
+
+def pending_reason(flags: list[Flag]) -> str:
+    """Why an award is provisional: "a misdeal flag is open (card_to_wrong_seat, seat 3): the floor decides ..."."""
+    named = "; ".join(f.kind.value + (f", seat {f.seat}" if f.seat is not None else "") for f in flags)
+    some = "a misdeal flag is" if len(flags) == 1 else f"{len(flags)} misdeal flags are"
+    return f"provisional: {some} open ({named}); the floor decides whether the hand stands"
 
 
 def _with_card(item: HandInput, fix: Correction) -> HandInput:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from dealer_assist.audit.outputs import AwardMade, Correction, HandEnded, HandStart, KeyMoment, Output
 from dealer_assist.audit.records import DealerAction, Flag
 from dealer_assist.store import HandLog
+from dealer_assist.store.jsonable import award_sentences, to_jsonable
 from dealer_assist.vision.events import TableEvent
 
 Image = npt.NDArray[np.uint8]
@@ -90,9 +91,19 @@ class HandLogSink:
             if number is not None:
                 self._flags[(hand, number)] = ref.id
         elif isinstance(out, AwardMade):
-            self.log.record_award(hand_id, out.award, t=out.t)
+            self._award(hand, hand_id, out)
         elif isinstance(out, KeyMoment):
             self._snapshot(hand, out.label, out.t, out.frame)
+
+    def _award(self, hand: int, hand_id: int, out: AwardMade) -> None:
+        """The award; a provisional one names the open misdeal flags' rows and says so in its explanation."""
+        if not out.pending:
+            self.log.record_award(hand_id, out.award, t=out.t)
+            return
+        payload = {**to_jsonable(out.award), "pending_flag_ids": [self._flags.get((hand, n)) for n in out.pending]}
+        note = "Provisional: misdeal flag{} {} open; the floor decides whether the hand stands.".format(
+            "s" if len(out.pending) > 1 else "", ", ".join(f"#{self._flags.get((hand, n))}" for n in out.pending))
+        self.log.record_award(hand_id, payload, t=out.t, explanation=[*award_sentences(payload), note])
 
     def corrected(self, hand: int, correction: Correction) -> None:
         hand_id = self.hand_ids[hand]

@@ -30,7 +30,7 @@ from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.loop import RefereeLoop
 from dealer_assist.audit.outputs import AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
-from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.referee import Referee, pending_reason
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.vision.events import TableEvent
@@ -228,6 +228,18 @@ class LiveSession:
                 self.referee.dismiss_flag(number, reason=entry.reason, by="supervisor", t=t)
         except DealerAssistError as exc:  # the hand has ended: the log's correction is the way then
             self.errors.append(str(exc))
+            return
+        if self.award is not None:
+            self.award_ready.emit(self.award)  # the board drops "provisional" once its flags are resolved
+
+    @property
+    def award_note(self) -> str | None:
+        """Why the hand's award is provisional (misdeal flags the floor has not resolved), or None when it stands."""
+        record = self.referee.hands[-1] if self.referee.hands else None
+        if record is None or not record.awards:
+            return None
+        still_open = [record.flags[n] for n in record.awards[-1].pending if n not in record.resolutions]
+        return pending_reason(still_open) if still_open else None
 
     def sync(self) -> None:
         run = self.referee.run

@@ -80,9 +80,9 @@ class LiveView(QWidget):
     def _on_prompt(self, prompt: Prompt) -> None:
         self.pad_model.set_prompt(prompt)
 
-    def show_award(self, award: Award | None) -> None:
-        """Put the award on the showdown board and bring the board to the front."""
-        self.showdown.set_award(award)
+    def show_award(self, award: Award | None, provisional: str | None = None) -> None:
+        """Put the award on the board (with why it is provisional, if it is) and bring the board to the front."""
+        self.showdown.set_award(award, provisional)
         self.center.setCurrentWidget(self.showdown if award is not None else self.video)
 
     def show_banner(self, text: str | None) -> None:

@@ -41,13 +41,16 @@ class ShowdownBoard(QScrollArea):
         self._labels.append(label)
         return label
 
-    def set_award(self, award: Award | None) -> None:
+    def set_award(self, award: Award | None, provisional: str | None = None) -> None:
+        """Show `award`; `provisional` (why the award waits on the floor) heads the board in red."""
         self.award = award  # what the board shows
         self._clear()
         if award is None:
             self._label("Showdown: no award yet", "boardNote")
             self.layout_.addStretch(1)
             return
+        if provisional:
+            self._label(provisional[0].upper() + provisional[1:], "boardProvisional")
         pots, closing = board(award)
         for pot in pots:
             frame = QFrame()
