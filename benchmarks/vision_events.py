@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
         [--errors all] [--size 640x360] [--onnx-frames 300] [--model models/] [--hints referee|none] [--verbose]
+        [--cache DIR]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -19,6 +20,10 @@ with no truth event of their kind and seat within 2 s), event_latency_ms_median
 (video time from the truth landing to the frame that reported it) and the worst latency.
 Per-video errors are injected on every other seed (`--errors`).
 
+`--cache DIR` keeps the ONNX run's detections per video (keyed by game, seed, errors, frames and the model files'
+sizes and times): a second run with the same models replays them without rendering or detecting, to try
+mapper and tracker changes in seconds.
+
 Phase hints (`--hints referee`, the default): as `dealer-assist audit` does, a Referee follows the tracked events
 and the video's dealer actions (the truth's `actions`, as the dealer entered them) put back in time order
 `--horizon` seconds behind the video (`audit.loop.RefereeLoop`), and after each frame tells the tracker the
@@ -30,6 +35,7 @@ The phases come from the referee, not from the video's ground truth; the dealer 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -116,6 +122,7 @@ def main() -> None:
     ap.add_argument("--hints", choices=("referee", "none"), default="referee",
                     help="phase hints to the tracker from a referee following the events (as the audit), or none")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     games = [g for g in args.games.split(",") if g]
@@ -140,9 +147,19 @@ def main() -> None:
     except DetectorError as exc:
         print(f"onnx_status: no model ({str(exc).splitlines()[0]})")
         return
+    def cache(game: str, seed: int) -> Path | None:
+        if args.cache is None:
+            return None
+        folder = Path(args.model) if args.model else REPO / "models"
+        files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in [*folder.glob("*.onnx"),
+                                                                                  *folder.glob("*.json")])
+        stamp = hashlib.sha256(repr([*files, errors]).encode()).hexdigest()[:12]
+        return Path(args.cache) / f"{game}-{seed}-{args.onnx_frames}-{stamp}.npz"
+
     t0 = time.perf_counter()
     onnx = [track_video(table(g, s, (1280, 720)), detector_fn(detector), frames=args.onnx_frames,
-                        horizon_s=args.horizon, follow=follow) for g in games for s in _seeds(args.onnx_seeds)]
+                        horizon_s=args.horizon, follow=follow, cache=cache(g, s))
+            for g in games for s in _seeds(args.onnx_seeds)]
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)
 
 

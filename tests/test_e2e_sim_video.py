@@ -150,3 +150,20 @@ def test_a_real_detector_hears_the_sim_cameras_card_size() -> None:
     assert spy.seen == 3
     assert len(spy.told) == 1 and spy.told[0][1] == (480, 270)
     assert 10 < spy.told[0][0] < 60  # a whole 6-seat table across 480 px
+
+
+def test_cached_detections_replay_the_same_events_without_detecting(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`track_video(cache=...)`: the first run writes each frame's detections, the second replays them (the detector
+    is not called, nothing is rendered) and tracks the same events."""
+    from test_pipeline import ScaleSpy
+
+    from dealer_assist.synth.track_eval import detector_fn, load_detections, save_detections
+
+    cache = tmp_path / "cache" / "video.npz"
+    first = track_video(_sim("badugi-limit", 4), frames=120, cache=cache)
+    assert len(load_detections(cache)) == 120
+    spy = ScaleSpy()
+    again = track_video(_sim("badugi-limit", 4), detector_fn(spy), frames=120, cache=cache)
+    assert spy.seen == 0 and again.found == first.found and first.found
+    save_detections(tmp_path / "none.npz", [])
+    assert load_detections(tmp_path / "none.npz") == []

@@ -30,9 +30,11 @@ hand's phase (`Pipeline.set_phase`). This module does not import `audit` (layers
 from __future__ import annotations
 
 import heapq
+import itertools
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -178,12 +180,34 @@ class TrackedVideo:
         return [self.emitted_at[j] - self.truth[i].t for i, j in s.pairs]
 
 
+def save_detections(path: Path, frames: Sequence[Detections]) -> None:
+    """Each frame's detections in one .npz (the frames' boundaries, then all objects' polygons, scores, classes)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    bounds = np.cumsum([0, *(len(d) for d in frames)])
+    empty = Detections.empty()
+    with path.open("wb") as f:
+        np.savez_compressed(f, bounds=bounds,
+                            polygons=np.concatenate([d.polygons for d in frames] or [empty.polygons]),
+                            confidence=np.concatenate([d.confidence for d in frames] or [empty.confidence]),
+                            class_id=np.concatenate([d.class_id for d in frames] or [empty.class_id]))
+
+
+def load_detections(path: Path) -> list[Detections]:
+    """What `save_detections` wrote."""
+    with np.load(path) as data:
+        bounds, polys, conf, ids = data["bounds"], data["polygons"], data["confidence"], data["class_id"]
+    return [Detections.from_polygons(polys[a:b], conf[a:b], ids[a:b]) for a, b in itertools.pairwise(bounds)]
+
+
 def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None,
-                horizon_s: float = ORDER_HORIZON_S, follow: FollowerFactory | None = None) -> TrackedVideo:
+                horizon_s: float = ORDER_HORIZON_S, follow: FollowerFactory | None = None,
+                cache: Path | None = None) -> TrackedVideo:
     """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span.
 
     `follow`: makes a follower that gets each frame's events, then `advance(t)` (it may give the pipeline phase
-    hints); without it the tracker gets no hints."""
+    hints); without it the tracker gets no hints. `cache`: a file of the frames' detections (`save_detections`);
+    when it holds enough frames nothing is rendered or detected (to try tracker changes on a slow detector's
+    output), else it is written."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
     calibration = sim.calibration
@@ -194,14 +218,23 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     n = sim.frame_count if frames is None else min(frames, sim.frame_count)
     found: list[TableEvent] = []
     emitted: list[float] = []
+    cached = load_detections(cache) if cache is not None and cache.is_file() else []
+    seen: list[Detections] = []
     for f in range(n):
-        image, objects = sim.render_frame_truth(f)
-        batch = pipe.update_detections(detect(image, objects), f / sim.fps, f)
+        if len(cached) >= n:
+            detections = cached[f]
+        else:
+            image, objects = sim.render_frame_truth(f)
+            detections = detect(image, objects)
+            seen.append(detections)
+        batch = pipe.update_detections(detections, f / sim.fps, f)
         if follower is not None:
             follower.push(batch)
             follower.advance(f / sim.fps)
         found += batch
         emitted += [f / sim.fps] * len(batch)
+    if cache is not None and seen:
+        save_detections(cache, seen)
     tail = pipe.flush()
     found += tail
     emitted += [(n - 1) / sim.fps] * len(tail)
