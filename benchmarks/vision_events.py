@@ -17,7 +17,9 @@ against the video's ground-truth events in order (`synth.track_eval`, `vision.pi
 Prints `name: value` lines: events_recall_in_order, events_precision, spurious_events_from_occluders
 (extra events stamped while a hand or chip stack passes over the table), invented_events (extra events
 with no truth event of their kind and seat within 2 s), event_latency_ms_median
-(video time from the truth landing to the frame that reported it) and the worst latency.
+(video time from the truth landing to the frame that reported it) and the worst latency; seat_count_right /
+_over / _under: how often the mapper's card count at a seat matched the truth's, over settled seat-frames (the
+seat holds cards, nothing came or went there within 0.7 s, no hand or chips passing; `synth.track_eval.SeatCounts`).
 Per-video errors are injected on every other seed (`--errors`).
 
 `--cache DIR` keeps the ONNX run's detections per video (keyed by game, seed, errors, frames and the model files'
@@ -96,6 +98,12 @@ def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bo
     print(f"{prefix}_invented_events: {s.invented}")
     print(f"{prefix}_event_latency_ms_median: {s.latency_median_ms:.0f}")
     print(f"{prefix}_event_latency_ms_max: {s.latency_max_ms:.0f}")
+    c = s.counts
+    if c.settled:
+        print(f"{prefix}_seat_count_right: {c.right / c.settled:.4f}")
+        print(f"{prefix}_seat_count_over: {c.over / c.settled:.4f}")
+        print(f"{prefix}_seat_count_under: {c.under / c.settled:.4f}")
+        print(f"{prefix}_settled_seat_frames: {c.settled}")
     print(f"{prefix}_seconds: {elapsed:.1f}")
     for game in dict.fromkeys(v.game for v in videos):
         g = summarise([v for v in videos if v.game == game])

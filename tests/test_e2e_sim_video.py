@@ -41,6 +41,7 @@ def test_rendered_hand_events_reproduced_in_order(game: str, seed: int, errors: 
     assert s.spurious_occluders == 0 and s.invented == 0
     assert video.occluders                                  # hands and chips did pass over the table
     assert s.latency_median_ms <= 300
+    assert s.counts.settled > 200 and s.counts.right >= 0.95 * s.counts.settled
 
 
 def test_visible_detections_follow_the_detector_thresholds() -> None:
@@ -167,3 +168,26 @@ def test_cached_detections_replay_the_same_events_without_detecting(tmp_path) ->
     assert spy.seen == 0 and again.found == first.found and first.found
     save_detections(tmp_path / "none.npz", [])
     assert load_detections(tmp_path / "none.npz") == []
+
+
+def test_truth_seat_counts_follow_the_events() -> None:
+    from dealer_assist.synth.track_eval import truth_seat_counts
+    from dealer_assist.vision.events import CardDealt, CardReplaced, CardsDiscarded, CardsGathered, SeatFolded
+
+    events = [CardDealt(0.0, 1, 2), CardDealt(0.0, 2, 2), CardDealt(0.0, 3, 1), CardsDiscarded(0.0, 5, 2, 1),
+              CardReplaced(0.0, 6, 2), SeatFolded(0.0, 7, 1), CardsGathered(0.0, 9)]
+    counts = truth_seat_counts(events, 2, 10)
+    assert counts[:, 2].tolist() == [0, 1, 2, 2, 2, 1, 2, 2, 2, 0]
+    assert counts[:, 1].tolist() == [0, 0, 0, 1, 1, 1, 1, 0, 0, 0]
+
+
+def test_seat_counts_catch_a_detector_that_sees_one_card_too_many() -> None:
+    """A detector adding a back at every seat holding cards makes nearly every settled seat-frame over-counted."""
+    from dealer_assist.synth.track_eval import seat_counts, truth_seat_counts
+
+    sim = _sim("badugi-limit", 4)
+    truth = truth_seat_counts(sim.truth.events, sim.profile.seat_count, sim.frame_count)
+    right = seat_counts(sim, truth)
+    assert right.settled > 200 and right.over == right.under == 0
+    over = seat_counts(sim, truth + (truth > 0))
+    assert over.over == over.settled and over.right == 0

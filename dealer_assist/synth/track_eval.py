@@ -33,7 +33,7 @@ import heapq
 import itertools
 import statistics
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -47,7 +47,15 @@ from dealer_assist.synth.truth import ObjectTruth
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
 from dealer_assist.vision.detector import Detector
-from dealer_assist.vision.events import ButtonMoved, TableEvent
+from dealer_assist.vision.events import (
+    ButtonMoved,
+    CardDealt,
+    CardReplaced,
+    CardsDiscarded,
+    CardsGathered,
+    SeatFolded,
+    TableEvent,
+)
 from dealer_assist.vision.pipeline import EventScore, Pipeline, score_events
 from dealer_assist.vision.tracker import TrackerConfig
 
@@ -143,6 +151,66 @@ FollowerFactory = Callable[[SimulatedTable, Pipeline], Follower]
 
 
 @dataclass(frozen=True)
+class SeatCounts:
+    """How often the detector's card count at a seat matched the truth, over settled seat-frames: the seat holds
+    cards, none arrived or left within `SETTLED_S`, and no hand or chip stack is passing. What the tracker can
+    make events of is only as good as this (truth with visibility: about 99%)."""
+
+    settled: int
+    over: int
+    under: int
+
+    @property
+    def right(self) -> int:
+        return self.settled - self.over - self.under
+
+    def __add__(self, other: SeatCounts) -> SeatCounts:
+        return SeatCounts(self.settled + other.settled, self.over + other.over, self.under + other.under)
+
+
+SETTLED_S = 0.7
+
+
+def truth_seat_counts(events: Sequence[TableEvent], seats: int, frames: int) -> npt.NDArray[np.int64]:
+    """(frames, seats + 1): the cards in front of each seat at each frame, from the truth's events (column 0 unused)."""
+    out = np.zeros((frames, seats + 1), np.int64)
+    count = [0] * (seats + 1)
+    ordered = sorted(events, key=lambda e: e.frame)
+    k = 0
+    for f in range(frames):
+        while k < len(ordered) and ordered[k].frame <= f:
+            e, k = ordered[k], k + 1
+            seat = getattr(e, "seat", None)
+            if isinstance(e, CardDealt | CardReplaced) and seat:
+                count[seat] += 1
+            elif isinstance(e, CardsDiscarded):
+                count[e.seat] -= e.count
+            elif isinstance(e, SeatFolded):
+                count[e.seat] = 0
+            elif isinstance(e, CardsGathered):
+                count = [0] * (seats + 1)
+        out[f] = count
+    return out
+
+
+def seat_counts(sim: SimulatedTable, seen: npt.NDArray[np.int64]) -> SeatCounts:
+    """Compare `seen` (frames, seats + 1), the mapper's count per seat and frame, with the truth's (see SeatCounts)."""
+    frames, width = seen.shape
+    truth = truth_seat_counts(sim.truth.events, width - 1, frames)
+    near = round(SETTLED_S * sim.fps)
+    busy = np.zeros_like(truth, dtype=bool)
+    for e in sim.truth.events:
+        seat = getattr(e, "seat", None)
+        if seat:
+            busy[max(0, e.frame - near):e.frame + near + 1, seat] = True
+    for o in sim.occluders:
+        busy[max(0, o.start - 2):o.end + 3, :] = True
+    settled = (truth > 0) & ~busy
+    settled[:, 0] = False
+    return SeatCounts(int(settled.sum()), int((settled & (seen > truth)).sum()), int((settled & (seen < truth)).sum()))
+
+
+@dataclass(frozen=True)
 class TrackedVideo:
     """One simulated hand tracked end to end."""
 
@@ -154,6 +222,7 @@ class TrackedVideo:
     emitted_at: tuple[float, ...]          # video time of the frame whose update returned each found event
     occluders: tuple[Occluder, ...]
     fps: float
+    counts: SeatCounts = field(default_factory=lambda: SeatCounts(0, 0, 0))
 
     def score(self, tolerance_s: float = 1.5) -> EventScore:
         return score_events(self.truth, self.found, tolerance_s)
@@ -220,6 +289,7 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     emitted: list[float] = []
     cached = load_detections(cache) if cache is not None and cache.is_file() else []
     seen: list[Detections] = []
+    counts = np.zeros((n, sim.profile.seat_count + 1), np.int64)
     for f in range(n):
         if len(cached) >= n:
             detections = cached[f]
@@ -228,6 +298,8 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
             detections = detect(image, objects)
             seen.append(detections)
         batch = pipe.update_detections(detections, f / sim.fps, f)
+        if pipe.last_observation is not None:
+            counts[f, 1:] = [v.count for v in pipe.last_observation.seats]
         if follower is not None:
             follower.push(batch)
             follower.advance(f / sim.fps)
@@ -243,7 +315,8 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     found, emitted = time_ordered(found, emitted, horizon_s)
     horizon = n if frames is None else n - round(2.0 * sim.fps)   # events that could not have settled yet
     want = tuple(e for e in truth.events if e.kind != "burned" and e.frame < horizon)
-    return TrackedVideo(truth.seed, truth.game, n, want, tuple(found), tuple(emitted), sim.occluders, sim.fps)
+    return TrackedVideo(truth.seed, truth.game, n, want, tuple(found), tuple(emitted), sim.occluders, sim.fps,
+                        seat_counts(sim, counts))
 
 
 @dataclass(frozen=True)
@@ -259,6 +332,7 @@ class Summary:
     latency_max_ms: float
     missed: tuple[tuple[int, TableEvent], ...]
     extra: tuple[tuple[int, TableEvent], ...]
+    counts: SeatCounts = field(default_factory=lambda: SeatCounts(0, 0, 0))
 
     @property
     def recall(self) -> float:
@@ -284,4 +358,4 @@ def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summa
         extra += [(v.seed, e) for e in s.extra]
     med = statistics.median(lat) * 1000 if lat else float("nan")
     return Summary(truth, matched, found, spurious, invented, med, max(lat) * 1000 if lat else float("nan"),
-                   tuple(missed), tuple(extra))
+                   tuple(missed), tuple(extra), sum((v.counts for v in videos), SeatCounts(0, 0, 0)))
