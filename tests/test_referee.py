@@ -231,6 +231,25 @@ def test_a_clean_award_is_not_provisional() -> None:
     assert hand_to_dict(hand)["awards"]["pending_flags"] == []
 
 
+def test_a_show_the_camera_could_not_read_leaves_the_pot_unawarded() -> None:
+    """Seat 3 turned its hand up but the camera read none of it (a show of no cards): at the gather the referee
+    awards nothing and says why, instead of taking seat 3 for a seat that mucked and giving seat 2 the pot."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    for _ in range(3):
+        s.act(2, "check").act(3, "check")
+    referee = run(s.show(2, "Ac 2d 3h 4s").show(3, "").gather())
+    hand = referee.hands[0]
+    assert hand.awards == [] and hand.end is not None and hand.end.status == "void"
+    assert [(f.kind.value, f.seat) for f in hand.flags] == [("unexpected_event", 3)]
+    assert "seat 3's hand was shown, but the camera read only 0 of its 4 cards" in hand.flags[0].message
+    mucked = Script().deal_all(ORDER).act(3, "call").act(1, "fold").act(2, "check")
+    for _ in range(3):
+        mucked.act(2, "check").act(3, "check")
+    awarded = run(mucked.show(2, "Ac 2d 3h 4s").fold(3).gather()).hands[0]
+    assert awarded.flags == [] and awarded.awards[-1].award.totals[2] > 0
+
+
 def test_seat_skipped() -> None:
     s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)         # seat 2 skipped in the first lap
     s.act(3, "call").act(1, "call").act(2, "check")

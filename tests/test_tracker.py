@@ -395,3 +395,43 @@ def test_only_a_seat_that_discarded_gets_replacements() -> None:
     t.discard(1, 1).hold(2.0)           # seat 1 loses one
     t.deal(2).hold(GAP).deal(3).hold(GAP).deal(1).hold(1.0)
     assert summary(run(t))[-4:] == [("discarded", 1, 1), ("dealt", 2), ("dealt", 3), ("replaced", 1)]
+
+
+def _to_showdown() -> ScriptedTable:
+    """Seats 1 and 2 dealt 4 each; seat 2 shows its hand."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    return t.show(2, ["Ah", "2c", "3d", "4s"]).hold(1.0)
+
+
+def test_cards_turned_up_unread_at_showdown_are_a_show_not_a_fold() -> None:
+    """At showdown, cards that vanish in place (turned up, corners unread) are a show of nothing read yet: a fold
+    there would hand the pot to the other seat. Cards seen going to the muck are still a muck."""
+    unread = _to_showdown().show(1, []).hold(4.0).gather().hold(1.0)
+    events = summary(run(unread))
+    assert ("shown", 1, "") in events and ("folded", 1) not in events
+    assert not any(e[0] == "discarded" for e in events)
+    mucked = _to_showdown().fold(1).hold(4.0).gather().hold(1.0)
+    events = summary(run(mucked))
+    assert ("folded", 1) in events and not any(e[:2] == ("shown", 1) for e in events)
+
+
+def test_a_show_partly_read_is_no_discard_and_its_reads_add_up_over_frames() -> None:
+    """Two of four corners read as the hand is turned up (the count falls): no discard. Then each frame reads a
+    different three: a card read in 3 frames joins the show, which ends with all four."""
+    t = _to_showdown().show(1, ["9c", "Tc"]).hold(3.0)
+    for k in range(24):
+        t.show(1, ["9c", "Tc", "Jc"] if k % 2 else ["Tc", "Jc", "Qc"]).hold(1 / FPS)
+    events = summary(run(t.hold(1.0)))
+    assert not any(e[0] == "discarded" for e in events)
+    shows = [e for e in events if e[:2] == ("shown", 1)]
+    assert shows[0] == ("shown", 1, "9c Tc") and shows[-1] == ("shown", 1, "9c Tc Jc Qc")
+
+
+def test_a_show_takes_no_more_cards_than_the_seat_held() -> None:
+    """A misread corner adds a fifth card to a 4-card hand's reads: the four most read stand."""
+    t = _to_showdown().show(1, ["9c", "Tc", "Jc", "Qc"]).hold(1.0)
+    for k in range(12):
+        t.show(1, ["9c", "Tc", "Jc", "Qc"] if k % 3 else ["9c", "Tc", "Jc", "Kc"]).hold(1 / FPS)
+    shows = [e for e in summary(run(t.hold(1.0))) if e[:2] == ("shown", 1)]
+    assert shows[-1] == ("shown", 1, "9c Tc Jc Qc")

@@ -106,16 +106,25 @@ class HandRun(ShowdownChecks):
             seat = hand.next_shower
             if seat is None or hand.phase is not Phase.SHOWDOWN:
                 break
-            shown = any(isinstance(p, CardsShown) and p.seat == seat for p in self.pending)
+            shown = [p for p in self.pending if isinstance(p, CardsShown) and p.seat == seat]
             if shown or not hand.can_muck(seat):
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
-                    what = "shown with the wrong number of cards" if shown else "gathered without being seen face up"
+                    what = self._not_shown(seat, shown[-1] if shown else None)
                     self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; the pots cannot "
                                "be awarded by the camera", t, frame, severity=Severity.WARNING)
                 break
             hand.muck(seat)
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
+
+    def _not_shown(self, seat: int, shown: CardsShown | None) -> str:
+        """What kept a seat's hand from being shown, as the camera saw it (the end of "seat N's hand was ...")."""
+        if shown is None:
+            return "gathered without being seen face up"
+        held = self.physical.get(seat, self.rules.hand_size)
+        if len(shown.cards) < held:
+            return f"shown, but the camera read only {len(shown.cards)} of its {held} cards"
+        return "shown with the wrong number of cards"
 
     def _after(self, t: float, frame: int | None) -> None:
         """Key moments and the award once the hand reaches them."""

@@ -87,7 +87,8 @@ class SeatFolded(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class CardsShown(TableEvent):
-    """A seat turned its hand face up at showdown."""
+    """A seat turned its hand face up at showdown; `cards` are those read (fewer, even none, when the camera could not
+    read them all: the referee waits for the rest, and never takes the seat for one that mucked)."""
 
     kind: ClassVar[str] = "shown"
     seat: int

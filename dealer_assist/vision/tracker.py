@@ -34,7 +34,11 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   hand, or any seat that loses cards once some seat did (a seat dealt short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
-  that was dealt short): `CardsShown`.
+  that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
+  read at a showing seat in `show_votes` frames joins its show (no more cards than the seat held),
+  and the seat's whole show comes again, stamped when it was turned up. At showdown, cards that
+  vanish in place (turned up, none read; a muck is seen going) are a show of no cards, not a fold,
+  and cards a showing seat seems to lose are unread, not discarded.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -44,6 +48,7 @@ Timing assumption: replacements land at least `leave_s` after the discards leave
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -110,6 +115,7 @@ class TrackerConfig:
     draw_procedure: str = "sequential"
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
     hint_lag_s: float = 8.0  # a phase hint further behind the video than this is not waited for (> audit --horizon)
+    show_votes: int = 3      # frames a card must be read in at a seat showing its hand to join the shown cards
 
     def __post_init__(self) -> None:
         if self.draw_procedure not in DRAW_PROCEDURES:
@@ -131,11 +137,13 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """A zone's stable contents changed from `old` to `new`; `entries` are the frames of the change."""
+    """A zone's stable contents changed from `old` to `new`; `entries` are the frames of the change; `seen_going`:
+    cards were seen going (loose beside the zone or the muck growing), not merely gone from view."""
 
     old: ZoneView
     new: ZoneView
     entries: tuple[Entry, ...]
+    seen_going: bool = False
 
     @property
     def start(self) -> Entry:
@@ -246,7 +254,7 @@ class ZoneSmoother:
         """Make run[i]'s value the stable state; the frames after it (and `extra`) start the next change."""
         run = self._run
         target = run[i].view
-        commit = Commit(self.stable, target, tuple(run[: i + 1]))
+        commit = Commit(self.stable, target, tuple(run[: i + 1]), self._seen_leaving())
         self.stable = target
         rest = [e for e in [*run[i + 1:], *([extra] if extra else [])] if e.view != target]
         if rest:                                   # keep only the trailing frames on one side of the new state
@@ -351,6 +359,8 @@ class _Hand:
     drew: set[int] = field(default_factory=set)   # seats that discarded this hand: only they get replacements
     max_count: dict[int, int] = field(default_factory=dict)
     shown: dict[int, frozenset[Card]] = field(default_factory=dict)
+    shown_at: dict[int, Entry] = field(default_factory=dict)          # when each seat turned its hand up
+    show_votes: dict[int, Counter[Card]] = field(default_factory=dict)  # frames each face-up card was read there
     pending: dict[int, _Pending] = field(default_factory=dict)
 
 
@@ -476,6 +486,7 @@ class Tracker:
             events += self._seat_events(seat, commit)
         if commits:
             self._last_change_t = max(self._last_change_t, *(c.start.t for _, c in commits))
+        events += self._read_shown(obs)
         for commit in stub_commits:
             start = commit.start
             events += [CardExposed(start.t, start.frame, None, card)
@@ -572,6 +583,39 @@ class Tracker:
         if went is not None and went.t + _EPS >= p.t + self.config.covered_s:
             p.t, p.frame = went.t, went.frame
 
+    def _at_showdown(self) -> bool:
+        """Whether the hand has reached its showdown: a seat showed, or the referee says so."""
+        return bool(self._hand.shown) or self._hint.phase == "showdown"
+
+    def _show_more(self, seat: int, cards: Iterable[Card]) -> list[TableEvent]:
+        """Cards read at a seat showing its hand join what it showed (no more than the cards it held: the most read
+        first); when that grows, the seat's whole show again, stamped when its hand was turned up."""
+        hand = self._hand
+        before = hand.shown.get(seat, frozenset())
+        votes = hand.show_votes.setdefault(seat, Counter())
+        new = [c for c in cards if c not in before]
+        room = max(hand.max_count.get(seat, 0), len(before)) - len(before)
+        new = sorted(new, key=lambda c: (-votes[c], c.index))[:max(0, room)]
+        if not new and seat in hand.shown:
+            return []
+        hand.shown[seat] = before | frozenset(new)
+        at = hand.shown_at[seat]
+        return [CardsShown(at.t, at.frame, seat, _sorted(hand.shown[seat]))]
+
+    def _read_shown(self, obs: TableObservation) -> list[TableEvent]:
+        """Each frame, the face-up cards read at seats already showing: a card read in `show_votes` frames joins the
+        show (the classifier reads a different few of a spread's small corners in each frame)."""
+        events: list[TableEvent] = []
+        for seat in list(self._hand.shown):
+            view = obs.seats[seat - 1]
+            if view.backs or not view.face_up:
+                continue
+            votes = self._hand.show_votes.setdefault(seat, Counter())
+            votes.update(view.face_up)
+            read = [c for c in view.face_up if votes[c] >= self.config.show_votes]
+            events += self._show_more(seat, read) if read else []
+        return events
+
     def _seat_events(self, seat: int, commit: Commit) -> list[TableEvent]:
         hand, cfg = self._hand, self.config
         old, new = commit.old, commit.new
@@ -586,13 +630,14 @@ class Tracker:
         events: list[TableEvent] = []
         held = hand.pending.get(seat)
         merge: _Pending | None = None
-        if held is not None and held.partial and delta < 0 and not lost_up and self._phase is None:
+        showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0
+                   and max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size)
+        if held is not None and held.partial and (showing or seat in hand.shown):
+            del hand.pending[seat]      # cards that went unread as the hand was turned up (the count fell): no discard
+        elif held is not None and held.partial and delta < 0 and not lost_up and self._phase is None:
             merge = hand.pending.pop(seat)              # more cards went: one discard, from when the first went
         elif held is not None and held.partial and delta <= 0:
             events += self._resolve_fold(seat)          # the seat changed otherwise: its partial discard stands
-
-        showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0
-                   and max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size)
         if delta > 0 and showing:
             pass                                    # a hand spread face up shows cards the pile had hidden
         elif delta > 0:
@@ -617,8 +662,14 @@ class Tracker:
                     events.append(CardExposed(at.t, at.frame, seat, card))
         elif delta < 0:
             others_hold = any(s.stable.count for i, s in enumerate(self._seats, 1) if i != seat)
-            if seat in hand.shown or (new.count == 0 and not others_hold):
-                pass                                # a shown hand or the last hand being pushed away
+            if seat in hand.shown or showing or (new.count == 0 and not others_hold):
+                pass                                # a shown hand (some cards unread) or the last hand pushed away
+            elif not commit.seen_going and self._at_showdown():
+                # At showdown cards that vanish in place were turned up and not read (a muck is seen going): a show
+                # of what was read, so the referee waits for the rest instead of handing the pot to another seat.
+                if new.count == 0 and seat not in hand.shown:
+                    hand.shown_at[seat], hand.shown[seat] = start, frozenset()
+                    events.append(CardsShown(start.t, start.frame, seat, ()))
             elif new.count == 0:
                 went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
                         _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
@@ -642,10 +693,8 @@ class Tracker:
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
         full = hand.max_count[seat] >= cfg.hand_size or (len(flipped) >= 2 and delta == 0)
         if new.backs == 0 and len(new.face_up) >= 2 and full:
-            before = hand.shown.get(seat, frozenset())
-            if not new.face_up <= before:
-                hand.shown[seat] = new.face_up | before
-                events.append(CardsShown(start.t, start.frame, seat, _sorted(new.face_up)))
+            hand.shown_at.setdefault(seat, start)
+            events += self._show_more(seat, new.face_up)
         elif flipped and not hand.shown:
             at = start
             events += [CardExposed(at.t, at.frame, seat, card) for card in flipped]
