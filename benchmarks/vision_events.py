@@ -20,6 +20,8 @@ with no truth event of their kind and seat within 2 s), event_latency_ms_median
 (video time from the truth landing to the frame that reported it) and the worst latency; seat_count_right /
 _over / _under: how often the mapper's card count at a seat matched the truth's, over settled seat-frames (the
 seat holds cards, nothing came or went there within 0.7 s, no hand or chips passing; `synth.track_eval.SeatCounts`).
+With referee hints, for each whole ONNX video: onnx_awards_right / _wrong / _none, the referee's award against the one
+it makes from the video's true events and the same dealer actions (none: it awarded nothing, the floor decides).
 Per-video errors are injected on every other seed (`--errors`).
 
 `--cache DIR` keeps the ONNX run's detections per video (keyed by game, seed, errors, frames and the model files'
@@ -58,6 +60,7 @@ from dealer_assist.synth.track_eval import (  # noqa: E402
     summarise,
     track_video,
 )
+from dealer_assist.vision.events import TableEvent  # noqa: E402
 from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
 
 
@@ -72,19 +75,45 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
-def referee_follower(horizon_s: float) -> FollowerFactory:
-    """A Referee loop for each video (its seats, chips, button and dealer actions), giving the tracker phase hints."""
+def _referee(sim: SimulatedTable) -> Referee:
+    """A Referee for the video's table: its seats, chips (as sim-video deals) and button."""
+    truth = sim.truth
+    rules = HouseRules.preset(truth.game)
+    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+    stacks = dict.fromkeys(truth.players, chips)
+    return Referee(TableConfig.for_profile(sim.profile, rules, stacks, button=truth.button))
+
+
+def _actions(sim: SimulatedTable) -> list[DealerAction]:
+    return [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in sim.truth.actions]
+
+
+def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -> FollowerFactory:
+    """A Referee loop for each video (its seats, chips, button and dealer actions), giving the tracker phase hints;
+    each loop made is appended to `loops`."""
 
     def make(sim: SimulatedTable, pipeline: Pipeline) -> RefereeLoop:
-        truth = sim.truth
-        rules = HouseRules.preset(truth.game)
-        chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)   # as sim-video deals
-        config = TableConfig.for_profile(sim.profile, rules, dict.fromkeys(truth.players, chips), button=truth.button)
-        loop = RefereeLoop(Referee(config), horizon_s, tracker=pipeline)
-        loop.push(DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in truth.actions)
+        loop = RefereeLoop(_referee(sim), horizon_s, tracker=pipeline)
+        loop.push(_actions(sim))
+        if loops is not None:
+            loops.append(loop)
         return loop
 
     return make
+
+
+def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
+    """"right", "wrong" or "none": the referee's award (the last hand's) against the one it makes from the video's
+    true events and the same dealer actions; "none" when it made none (the floor must decide)."""
+    truth = _referee(sim)
+    items: list[TableEvent | DealerAction] = [*sim.truth.events, *_actions(sim)]
+    truth.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+    truth.close(sim.frame_count / sim.fps)
+    want = next((h.awards[-1].award.totals for h in reversed(truth.hands) if h.awards), None)
+    got = next((h.awards[-1].award.totals for h in reversed(referee.hands) if h.awards), None)
+    if got is None:
+        return "none"
+    return "right" if want is not None and dict(got) == dict(want) else "wrong"
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -165,10 +194,24 @@ def main() -> None:
         return Path(args.cache) / f"{game}-{seed}-{args.onnx_frames}-{stamp}.npz"
 
     t0 = time.perf_counter()
-    onnx = [track_video(table(g, s, (1280, 720)), detector_fn(detector), frames=args.onnx_frames,
-                        horizon_s=args.horizon, follow=follow, cache=cache(g, s))
-            for g in games for s in _seeds(args.onnx_seeds)]
+    onnx: list[TrackedVideo] = []
+    outcomes: list[str] = []
+    for g in games:
+        for s in _seeds(args.onnx_seeds):
+            loops: list[RefereeLoop] = []
+            sim = table(g, s, (1280, 720))
+            video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
+                                follow=referee_follower(args.horizon, loops) if follow else None, cache=cache(g, s))
+            onnx.append(video)
+            if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
+                loops[0].finish(video.frames / sim.fps)
+                outcomes.append(award_outcome(sim, loops[0].referee))
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)
+    if outcomes:
+        # Through the detector, how often the hand's award is the one its true events give: "none" is a hand the
+        # referee would not award (flags, unread shows: the floor decides), "wrong" a pot to the wrong seat.
+        for kind in ("right", "wrong", "none"):
+            print(f"onnx_awards_{kind}: {outcomes.count(kind)} of {len(outcomes)}")
 
 
 if __name__ == "__main__":
