@@ -104,16 +104,18 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -
 
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
     """"right", "wrong" or "none": the referee's award (the last hand's) against the one it makes from the video's
-    true events and the same dealer actions; "none" when it made none (the floor must decide)."""
+    true events and the same dealer actions; "none" when it made none (the floor must decide). " provisional" is
+    added when the award waits on an open misdeal flag."""
     truth = _referee(sim)
     items: list[TableEvent | DealerAction] = [*sim.truth.events, *_actions(sim)]
     truth.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
     truth.close(sim.frame_count / sim.fps)
     want = next((h.awards[-1].award.totals for h in reversed(truth.hands) if h.awards), None)
-    got = next((h.awards[-1].award.totals for h in reversed(referee.hands) if h.awards), None)
-    if got is None:
+    made = next((h.awards[-1] for h in reversed(referee.hands) if h.awards), None)
+    if made is None:
         return "none"
-    return "right" if want is not None and dict(got) == dict(want) else "wrong"
+    right = want is not None and dict(made.award.totals) == dict(want)
+    return ("right" if right else "wrong") + (" provisional" if made.provisional else "")
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -210,8 +212,11 @@ def main() -> None:
     if outcomes:
         # Through the detector, how often the hand's award is the one its true events give: "none" is a hand the
         # referee would not award (flags, unread shows: the floor decides), "wrong" a pot to the wrong seat.
-        for kind in ("right", "wrong", "none"):
-            print(f"onnx_awards_{kind}: {outcomes.count(kind)} of {len(outcomes)}")
+        for kind in ("right", "wrong"):
+            made = [o for o in outcomes if o.startswith(kind)]
+            print(f"onnx_awards_{kind}: {len(made)} of {len(outcomes)} ({made.count(kind)} final, "
+                  f"{len(made) - made.count(kind)} provisional)")
+        print(f"onnx_awards_none: {outcomes.count('none')} of {len(outcomes)}")
 
 
 if __name__ == "__main__":
