@@ -105,7 +105,7 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
     """"right", "wrong" or "none": the referee's award (the last hand's) against the one it makes from the video's
     true events and the same dealer actions; "none" when it made none (the floor must decide). " provisional" is
-    added when the award waits on an open misdeal flag."""
+    added when the award waits on an open error or misdeal flag."""
     truth = _referee(sim)
     items: list[TableEvent | DealerAction] = [*sim.truth.events, *_actions(sim)]
     truth.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))

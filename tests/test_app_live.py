@@ -134,7 +134,7 @@ def test_an_award_past_an_open_misdeal_flag_is_shown_provisional_until_the_floor
     for item in s.show(2, "Ac 2d 3h").show(3, "Kc Qd Jh 9s 8c").items:
         session.feed(item)
     assert len(shown) == 1 and shown[0][0] is session.award
-    assert shown[0][1] == ("provisional: a misdeal flag is open (card_to_wrong_seat, seat 3); "
+    assert shown[0][1] == ("provisional: a flag is open (misdeal card_to_wrong_seat, seat 3); "
                            "the floor decides whether the hand stands")
     flags.resolve(flags.entries[0].id, "accepted", "misdeal seen; the players agreed to play on", "2468")
     assert len(shown) == 2 and shown[1][1] is None and session.award_note is None

@@ -191,8 +191,8 @@ def test_showdown_board_reads_out(qtbot) -> None:
     assert "includes the odd chip: first tied winner clockwise from the button" in text
     assert "Side pot 1 — 78 chips" in text and "Totals:" in text
     assert "rovisional" not in text
-    board.set_award(sample_award(), "provisional: a misdeal flag is open (card_exposed, seat 2); the floor decides")
-    assert board.text().startswith("Provisional: a misdeal flag is open (card_exposed, seat 2)")
+    board.set_award(sample_award(), "provisional: a flag is open (misdeal card_exposed, seat 2); the floor decides")
+    assert board.text().startswith("Provisional: a flag is open (misdeal card_exposed, seat 2)")
     assert board._labels[0].objectName() == "boardProvisional"
 
 

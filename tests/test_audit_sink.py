@@ -58,7 +58,7 @@ def test_records_reach_the_log_with_key_frames(tmp_path: Path) -> None:
 
 
 def test_a_provisional_award_names_its_open_misdeal_flag_in_the_log(tmp_path: Path) -> None:
-    """An award made past an open misdeal flag is stored with the flag's row and says so in `log show`."""
+    """An award made past an open flag for the floor is stored with the flag's row and says so in `log show`."""
     with HandLog.open(tmp_path / "log.sqlite") as log:
         session = log.open_session("T1", "alice")
         referee = Referee(TableConfig.make(HouseRules(), {1: 100, 2: 100, 3: 100}, button=3), HandLogSink(log, session))
@@ -70,8 +70,8 @@ def test_a_provisional_award_names_its_open_misdeal_flag_in_the_log(tmp_path: Pa
         flag = next(r for r in story.records if isinstance(r, StoredFlag))
         award = next(r for r in story.records if isinstance(r, StoredAward))
         assert award.award["pending_flag_ids"] == [flag.id]
-        assert award.explanation[-1] == (f"Provisional: misdeal flag #{flag.id} open; "
+        assert award.explanation[-1] == (f"Provisional: flag #{flag.id} open; "
                                          "the floor decides whether the hand stands.")
         assert story.end is not None and story.end.status == "complete" and "provisional" in (story.end.reason or "")
-        assert f"misdeal flag #{flag.id} open" in render_story(story)
+        assert f"Provisional: flag #{flag.id} open" in render_story(story)
         assert log.verify().ok

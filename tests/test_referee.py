@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from referee_script import Script
 
-from dealer_assist.audit.outputs import AwardMade, KeyMoment
-from dealer_assist.audit.records import DealerAction, FlagKind, LegalAction, Severity
+from dealer_assist.audit.outputs import AwardMade, Correction, KeyMoment
+from dealer_assist.audit.records import DealerAction, Flag, FlagKind, LegalAction, Severity
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.report import hand_to_dict, report_text
 from dealer_assist.audit.sink import RecordingSink
@@ -196,11 +196,11 @@ def test_an_award_made_past_an_open_misdeal_flag_is_provisional() -> None:
     assert hand.awards[-1].pending == (0,) and hand.awards[-1].provisional
     assert hand.awards[-1].award.totals[3] > 0
     assert hand.end is not None and hand.end.status == "complete"
-    assert hand.end.reason == ("provisional: a misdeal flag is open (card_to_wrong_seat, seat 3); "
+    assert hand.end.reason == ("provisional: a flag is open (misdeal card_to_wrong_seat, seat 3); "
                                "the floor decides whether the hand stands")
     report = hand_to_dict(hand)
     assert report["awards"]["provisional"] is True and report["awards"]["pending_flags"] == [0]
-    assert "Provisional: a misdeal flag is open (card_to_wrong_seat, seat 3)" in report_text(referee.hands)
+    assert "Provisional: a flag is open (misdeal card_to_wrong_seat, seat 3)" in report_text(referee.hands)
 
 
 def test_an_award_stands_once_the_floor_resolves_the_misdeal_flag() -> None:
@@ -229,6 +229,20 @@ def test_a_clean_award_is_not_provisional() -> None:
     hand = run(clean_badugi()).hands[0]
     assert hand.awards[-1].pending == () and not hand.awards[-1].provisional
     assert hand_to_dict(hand)["awards"]["pending_flags"] == []
+
+
+def test_error_and_misdeal_flags_wait_on_the_floor_warnings_do_not() -> None:
+    """An open error (a card too many in the draw, a bet of the wrong size) may change who wins or how much, as a
+    misdeal does; a warning (an action out of turn) or a note does not hold the award up."""
+    from dealer_assist.audit.referee import HandRecord, flags_for_the_floor
+
+    record = HandRecord(run(clean_badugi()).hands[0].start)
+    record.flags = [Flag(kind, severity, 1, "rule", None, "m", 0.0) for kind, severity in [
+        (FlagKind.ACTION_OUT_OF_TURN, Severity.WARNING), (FlagKind.REPLACEMENTS_MISMATCH, Severity.ERROR),
+        (FlagKind.UNEXPECTED_EVENT, Severity.INFO), (FlagKind.SEAT_SKIPPED, Severity.MISDEAL)]]
+    assert flags_for_the_floor(record) == (1, 3)
+    record.resolutions[3] = Correction("dismiss_flag", "the card was pushed back", "floor", target=3)
+    assert flags_for_the_floor(record) == (1,)
 
 
 def test_a_show_the_camera_could_not_read_leaves_the_pot_unawarded() -> None:

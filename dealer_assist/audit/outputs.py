@@ -45,9 +45,9 @@ class HandEnded:
 class AwardMade:
     """The pots were awarded (`award` says who gets what and why); uncontested when all others folded.
 
-    pending: the numbers of the hand's misdeal flags the floor had not resolved when the award was made. The
-    referee follows the table past a misdeal flag, so such an award is provisional: the floor decides whether
-    the hand stands (dismiss or accept the flag and play on) or is a misdeal (void it, chips go back).
+    pending: the numbers of the hand's error and misdeal flags the floor had not resolved when the award was made.
+    The referee follows the table past them, so such an award is provisional: the floor decides whether the hand
+    stands (dismiss or accept the flag and play on) or not (void it, or declare a misdeal: chips go back).
     """
 
     award: Award

@@ -279,7 +279,7 @@ class Referee:
                 number = len(record.flags)
                 record.flags.append(o)
             elif isinstance(o, AwardMade):
-                o = replace(o, pending=open_misdeal_flags(record))
+                o = replace(o, pending=flags_for_the_floor(record))
                 record.awards.append(o)
             self.sink.output(record.start.number, o, number)
 
@@ -294,9 +294,9 @@ class Referee:
             self._end("void", "the cards were gathered before the hand was finished", t)
 
     def _end_complete(self, t: float) -> None:
-        """The hand was awarded; if a misdeal flag is still open, the end says the award waits on the floor."""
+        """The hand was awarded; if a flag for the floor is still open, the end says the award waits on it."""
         record = self.hands[-1]
-        pending = open_misdeal_flags(record)
+        pending = flags_for_the_floor(record)
         self._end("complete", pending_reason([record.flags[n] for n in pending]) if pending else None, t)
 
     def _end(self, status: EndStatus, reason: str | None, t: float) -> None:
@@ -311,16 +311,22 @@ class Referee:
         self.sink.hand_ended(record.end)
 
 
-def open_misdeal_flags(record: HandRecord) -> tuple[int, ...]:
-    """The numbers of the hand's misdeal flags the floor has neither accepted nor dismissed."""
+FLOOR_SEVERITIES = (Severity.ERROR, Severity.MISDEAL)
+"""Flags the floor must decide before an award stands: a misdeal, or an error in the draw or the betting (a seat
+holding a card too many, a bet of the wrong size) that may change who wins or how much."""
+
+
+def flags_for_the_floor(record: HandRecord) -> tuple[int, ...]:
+    """The numbers of the hand's error and misdeal flags the floor has neither accepted nor dismissed."""
     return tuple(n for n, f in enumerate(record.flags)
-                 if f.severity is Severity.MISDEAL and n not in record.resolutions)
+                 if f.severity in FLOOR_SEVERITIES and n not in record.resolutions)
 
 
 def pending_reason(flags: list[Flag]) -> str:
-    """Why an award is provisional: "a misdeal flag is open (card_to_wrong_seat, seat 3): the floor decides ..."."""
-    named = "; ".join(f.kind.value + (f", seat {f.seat}" if f.seat is not None else "") for f in flags)
-    some = "a misdeal flag is" if len(flags) == 1 else f"{len(flags)} misdeal flags are"
+    """Why an award is provisional: "a flag is open (misdeal card_to_wrong_seat, seat 3); the floor decides ..."."""
+    named = "; ".join(f"{f.severity.value} {f.kind.value}" + (f", seat {f.seat}" if f.seat is not None else "")
+                      for f in flags)
+    some = "a flag is" if len(flags) == 1 else f"{len(flags)} flags are"
     return f"provisional: {some} open ({named}); the floor decides whether the hand stands"
 
 

@@ -11,7 +11,7 @@ from dealer_assist.rules.awards import Award
 def award_to_dict(award: Award, uncontested: bool, pending: tuple[int, ...] = ()) -> dict[str, Any]:
     """An award as JSON values: totals and returned chips by seat, and each pot's shares with reasons.
 
-    provisional / pending_flags: misdeal flags (their numbers in the hand) still open when it was made."""
+    provisional / pending_flags: error and misdeal flags (their numbers in the hand) still open for the floor."""
     return {
         "uncontested": uncontested,
         "provisional": bool(pending),

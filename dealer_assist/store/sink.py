@@ -96,12 +96,12 @@ class HandLogSink:
             self._snapshot(hand, out.label, out.t, out.frame)
 
     def _award(self, hand: int, hand_id: int, out: AwardMade) -> None:
-        """The award; a provisional one names the open misdeal flags' rows and says so in its explanation."""
+        """The award; a provisional one names the open flags' rows and says so in its explanation."""
         if not out.pending:
             self.log.record_award(hand_id, out.award, t=out.t)
             return
         payload = {**to_jsonable(out.award), "pending_flag_ids": [self._flags.get((hand, n)) for n in out.pending]}
-        note = "Provisional: misdeal flag{} {} open; the floor decides whether the hand stands.".format(
+        note = "Provisional: flag{} {} open; the floor decides whether the hand stands.".format(
             "s" if len(out.pending) > 1 else "", ", ".join(f"#{self._flags.get((hand, n))}" for n in out.pending))
         self.log.record_award(hand_id, payload, t=out.t, explanation=[*award_sentences(payload), note])
 

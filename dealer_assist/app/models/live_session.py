@@ -234,7 +234,7 @@ class LiveSession:
 
     @property
     def award_note(self) -> str | None:
-        """Why the hand's award is provisional (misdeal flags the floor has not resolved), or None when it stands."""
+        """Why the hand's award is provisional (flags the floor has not resolved), or None when it stands."""
         record = self.referee.hands[-1] if self.referee.hands else None
         if record is None or not record.awards:
             return None
