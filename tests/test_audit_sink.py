@@ -75,3 +75,11 @@ def test_a_provisional_award_names_its_open_misdeal_flag_in_the_log(tmp_path: Pa
         assert story.end is not None and story.end.status == "complete" and "provisional" in (story.end.reason or "")
         assert f"Provisional: flag #{flag.id} open" in render_story(story)
         assert log.verify().ok
+
+
+def test_a_show_with_no_card_read_reads_as_such_in_the_story() -> None:
+    from dealer_assist.store.render import event_sentence
+    from dealer_assist.vision.events import CardsShown
+
+    assert event_sentence(CardsShown(1.0, 30, 3, ())) == "seat 3 turns its hand up (no card read yet)"
+    assert event_sentence(CardsShown(1.0, 30, 3, (parse_card("Ah"),))) == "seat 3 shows Ah"

@@ -55,7 +55,8 @@ def event_sentence(event: TableEvent) -> str:
     if kind == "folded":
         return f"seat {seat} folds (cards into the muck)"
     if kind == "shown":
-        return f"seat {seat} shows {_cards(data.get('cards', ()))}"
+        cards = data.get("cards") or ()
+        return f"seat {seat} shows {_cards(cards)}" if cards else f"seat {seat} turns its hand up (no card read yet)"
     if kind == "button_moved":
         return f"the button moves to seat {seat}"
     if kind == "gathered":
