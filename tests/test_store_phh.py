@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.audit.records import DealerAction
+from dealer_assist.cards import parse_card
 from dealer_assist.rules import phh as rules_phh
 from dealer_assist.rules.hand import Hand
 from dealer_assist.rules.house_rules import PRESETS, HouseRules
@@ -107,3 +108,18 @@ def test_unreplayable_hand_is_written_from_the_records_with_the_reason(tmp_path:
         (text,) = export_phh([log.story(hand_id)])
     assert text.startswith("# not replayable through the rules engine (")
     assert '"d dh p2 ??"' in text  # p1 is the seat left of the button: seat 2
+
+
+def test_a_show_the_camera_could_not_read_is_unknown_cards_not_a_muck(tmp_path: Path) -> None:
+    """PHH's bare `sm` is a muck: a show with unread cards is written with `??` for each card the seat held."""
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        hand_id = log.start_hand(session, button=1, stacks={1: 100, 2: 100},
+                                 house_rules=HouseRules.preset("badugi-limit").to_toml())
+        for k in range(8):
+            log.record_event(hand_id, CardDealt(t=0.1 * k, frame=k, seat=2 - k % 2))
+        log.record_event(hand_id, CardsShown(t=2.0, frame=60, seat=1, cards=(parse_card("Ah"),)))
+        log.record_event(hand_id, CardsShown(t=2.5, frame=75, seat=2, cards=()))
+        log.end_hand(hand_id, "void")
+        (text,) = export_phh([log.story(hand_id)])
+    assert '"p2 sm Ah??????"' in text and '"p1 sm ????????"' in text

@@ -98,6 +98,7 @@ def recorded_phh(story: HandStory) -> str:
         "actions = [",
     ]
     actions: list[str] = []
+    held: dict[str, int] = {}     # cards in front of each player, for the unread part of a show
     for record in story.records:
         if isinstance(record, StoredEvent):
             data = record.event.to_dict()
@@ -106,12 +107,17 @@ def recorded_phh(story: HandStory) -> str:
             if who is None:
                 continue
             if kind in ("dealt", "replaced"):
+                held[who] = held.get(who, 0) + 1
                 actions.append(f"d dh {who} {_cards([data.get('card')])}")
             elif kind == "discarded":
                 faces = data.get("cards") or [None] * int(data.get("count", 0))
+                held[who] = held.get(who, 0) - len(faces)
                 actions.append(f"{who} sd {_cards(faces)}".rstrip())
             elif kind == "shown":
-                actions.append(f"{who} sm {_cards(data.get('cards', ()))}")
+                # cards the camera did not read are `??` (a bare "sm" would say the hand was mucked)
+                cards = list(data.get("cards", ()))
+                cards += [None] * max(0, held.get(who, 0) - len(cards), 0 if cards else 1)
+                actions.append(f"{who} sm {_cards(cards)}")
         elif isinstance(record, StoredAction) and record.seat in p:
             who = p[record.seat]
             if record.action == "fold":
