@@ -587,20 +587,22 @@ class Tracker:
         """Whether the hand has reached its showdown: a seat showed, or the referee says so."""
         return bool(self._hand.shown) or self._hint.phase == "showdown"
 
-    def _show_more(self, seat: int, cards: Iterable[Card]) -> list[TableEvent]:
+    def _show_more(self, seat: int, cards: Iterable[Card], at: Entry | None = None) -> list[TableEvent]:
         """Cards read at a seat showing its hand join what it showed (no more than the cards it held: the most read
-        first); when that grows, the seat's whole show again, stamped when its hand was turned up."""
+        first); when that grows (or the seat first shows, turning its hand up at `at`), the seat's whole show
+        again, stamped when its hand was turned up."""
         hand = self._hand
+        if at is not None:
+            hand.shown_at.setdefault(seat, at)
         before = hand.shown.get(seat, frozenset())
         votes = hand.show_votes.setdefault(seat, Counter())
-        new = [c for c in cards if c not in before]
         room = max(hand.max_count.get(seat, 0), len(before)) - len(before)
-        new = sorted(new, key=lambda c: (-votes[c], c.index))[:max(0, room)]
+        new = sorted((c for c in cards if c not in before), key=lambda c: (-votes[c], c.index))[:room]
         if not new and seat in hand.shown:
             return []
         hand.shown[seat] = before | frozenset(new)
-        at = hand.shown_at[seat]
-        return [CardsShown(at.t, at.frame, seat, _sorted(hand.shown[seat]))]
+        first = hand.shown_at[seat]
+        return [CardsShown(first.t, first.frame, seat, _sorted(hand.shown[seat]))]
 
     def _read_shown(self, obs: TableObservation) -> list[TableEvent]:
         """Each frame, the face-up cards read at seats already showing: a card read in `show_votes` frames joins the
@@ -667,9 +669,8 @@ class Tracker:
             elif not commit.seen_going and self._at_showdown():
                 # At showdown cards that vanish in place were turned up and not read (a muck is seen going): a show
                 # of what was read, so the referee waits for the rest instead of handing the pot to another seat.
-                if new.count == 0 and seat not in hand.shown:
-                    hand.shown_at[seat], hand.shown[seat] = start, frozenset()
-                    events.append(CardsShown(start.t, start.frame, seat, ()))
+                if new.count == 0:
+                    events += self._show_more(seat, (), start)
             elif new.count == 0:
                 went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
                         _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
@@ -693,8 +694,7 @@ class Tracker:
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
         full = hand.max_count[seat] >= cfg.hand_size or (len(flipped) >= 2 and delta == 0)
         if new.backs == 0 and len(new.face_up) >= 2 and full:
-            hand.shown_at.setdefault(seat, start)
-            events += self._show_more(seat, new.face_up)
+            events += self._show_more(seat, new.face_up, start)
         elif flipped and not hand.shown:
             at = start
             events += [CardExposed(at.t, at.frame, seat, card) for card in flipped]
