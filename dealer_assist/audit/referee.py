@@ -322,6 +322,13 @@ def flags_for_the_floor(record: HandRecord) -> tuple[int, ...]:
                  if f.severity in FLOOR_SEVERITIES and n not in record.resolutions)
 
 
+def award_waits_on(record: HandRecord) -> tuple[int, ...]:
+    """The numbers of the flags the hand's last award was made past that the floor has still not resolved."""
+    if not record.awards:
+        return ()
+    return tuple(n for n in record.awards[-1].pending if n not in record.resolutions)
+
+
 def pending_reason(flags: list[Flag]) -> str:
     """Why an award is provisional: "a flag is open (misdeal card_to_wrong_seat, seat 3); the floor decides ..."."""
     named = "; ".join(f"{f.severity.value} {f.kind.value}" + (f", seat {f.seat}" if f.seat is not None else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer_assist.audit.referee import HandRecord, pending_reason
+from dealer_assist.audit.referee import HandRecord, award_waits_on, pending_reason
 from dealer_assist.rules.awards import Award
 
 
@@ -31,7 +31,6 @@ def award_to_dict(award: Award, uncontested: bool, pending: tuple[int, ...] = ()
 def hand_to_dict(record: HandRecord) -> dict[str, Any]:
     """One hand: number, button, stacks, how it ended, flags (with floor resolutions) and the award."""
     award = record.awards[-1] if record.awards else None
-    pending = () if award is None else tuple(n for n in award.pending if n not in record.resolutions)
     return {
         "number": record.start.number,
         "button": record.start.button,
@@ -42,7 +41,7 @@ def hand_to_dict(record: HandRecord) -> dict[str, Any]:
         "reason": None if record.end is None else record.end.reason,
         "flags": [{**f.to_dict(), "resolution": (record.resolutions[n].kind if n in record.resolutions else None)}
                   for n, f in enumerate(record.flags)],
-        "awards": {} if award is None else award_to_dict(award.award, award.uncontested, pending),
+        "awards": {} if award is None else award_to_dict(award.award, award.uncontested, award_waits_on(record)),
     }
 
 
@@ -71,8 +70,8 @@ def report_text(hands: list[HandRecord], source: str = "") -> str:
                 lines += [f"  {sentence}" for sentence in pot.explanation]
             totals = ", ".join(f"seat {s} {c}" for s, c in sorted(h.awards[-1].award.totals.items()))
             lines.append(f"  Totals: {totals}.")
-            if pending := [h.flags[n] for n in h.awards[-1].pending if n not in h.resolutions]:
-                lines.append("  " + pending_reason(pending).capitalize() + ".")
+            if pending := award_waits_on(h):
+                lines.append("  " + pending_reason([h.flags[n] for n in pending]).capitalize() + ".")
         else:
             lines.append("  No award.")
     return "\n".join(lines)

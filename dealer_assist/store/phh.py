@@ -116,7 +116,7 @@ def recorded_phh(story: HandStory) -> str:
             elif kind == "shown":
                 # cards the camera did not read are `??` (a bare "sm" would say the hand was mucked)
                 cards = list(data.get("cards", ()))
-                cards += [None] * max(0, held.get(who, 0) - len(cards), 0 if cards else 1)
+                cards += [None] * max(held.get(who, 0) - len(cards), 0 if cards else 1)
                 actions.append(f"{who} sm {_cards(cards)}")
         elif isinstance(record, StoredAction) and record.seat in p:
             who = p[record.seat]

@@ -100,9 +100,10 @@ class HandLogSink:
         if not out.pending:
             self.log.record_award(hand_id, out.award, t=out.t)
             return
-        payload = {**to_jsonable(out.award), "pending_flag_ids": [self._flags.get((hand, n)) for n in out.pending]}
+        ids = [self._flags.get((hand, n)) for n in out.pending]
+        payload = {**to_jsonable(out.award), "pending_flag_ids": ids}
         note = "Provisional: flag{} {} open; the floor decides whether the hand stands.".format(
-            "s" if len(out.pending) > 1 else "", ", ".join(f"#{self._flags.get((hand, n))}" for n in out.pending))
+            "s" if len(ids) > 1 else "", ", ".join(f"#{i}" for i in ids))
         self.log.record_award(hand_id, payload, t=out.t, explanation=[*award_sentences(payload), note])
 
     def corrected(self, hand: int, correction: Correction) -> None:

@@ -30,7 +30,7 @@ from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.loop import RefereeLoop
 from dealer_assist.audit.outputs import AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
-from dealer_assist.audit.referee import Referee, pending_reason
+from dealer_assist.audit.referee import Referee, award_waits_on, pending_reason
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
 from dealer_assist.vision.events import TableEvent
@@ -235,11 +235,11 @@ class LiveSession:
     @property
     def award_note(self) -> str | None:
         """Why the hand's award is provisional (flags the floor has not resolved), or None when it stands."""
-        record = self.referee.hands[-1] if self.referee.hands else None
-        if record is None or not record.awards:
+        if not self.referee.hands:
             return None
-        still_open = [record.flags[n] for n in record.awards[-1].pending if n not in record.resolutions]
-        return pending_reason(still_open) if still_open else None
+        record = self.referee.hands[-1]
+        pending = award_waits_on(record)
+        return pending_reason([record.flags[n] for n in pending]) if pending else None
 
     def sync(self) -> None:
         run = self.referee.run
