@@ -3,7 +3,9 @@
 For each clean simulated hand (the rules engine's simulator, as sim-video plays it, no camera), each check or call
 is left out in turn, each fold is left out in turn (the camera still sees the cards go to the muck), and each entry
 is moved after the next one, two or three entries; the figure is how many of those hands end with another award
-than the clean hand's (or none). Prints `name: value` lines.
+than the clean hand's, split into a wrong award made as final (the costly case), a wrong award made provisional (it
+waits on a flag for the floor) and none made (the referee stopped and flagged the hand); and how many right awards
+were held as provisional (floor attention the hand did not need). Prints `name: value` lines.
 
     .venv/bin/python benchmarks/referee_entries.py [--seeds 0-29]
 """
@@ -35,12 +37,13 @@ def simulated(game: str, seed: int) -> tuple[TableConfig, list[Item]]:
     return TableConfig.make(rules, stacks, button=hand.button), items
 
 
-def award(config: TableConfig, items: Sequence[Item]) -> dict[int, int] | None:
+def award(config: TableConfig, items: Sequence[Item]) -> tuple[dict[int, int] | None, bool]:
+    """The hand's last award (None: none made) and whether it was provisional (made past a flag for the floor)."""
     referee = Referee(config)
     referee.feed_all(list(items))
     referee.close(items[-1].t + 0.01)
     awards = referee.hands[0].awards if referee.hands else []
-    return dict(awards[-1].award.totals) if awards else None
+    return (dict(awards[-1].award.totals), awards[-1].provisional) if awards else (None, False)
 
 
 def main() -> None:
@@ -49,8 +52,21 @@ def main() -> None:
     args = parser.parse_args()
     first, _, last = args.seeds.partition("-")
     seeds = range(int(first), int(last or first) + 1)
-    tally: dict[str, list[int]] = {k: [0, 0] for k in ("missing_check_or_call", "missing_fold", "late_by_1",
-                                                       "late_by_2", "late_by_3")}
+    outcomes = ("wrong_final", "wrong_provisional", "none", "right_provisional", "cases")
+    tally: dict[str, dict[str, int]] = {k: dict.fromkeys(outcomes, 0) for k in (
+        "missing_check_or_call", "missing_fold", "late_by_1", "late_by_2", "late_by_3")}
+
+    def count(name: str, got: tuple[dict[int, int] | None, bool], want: dict[int, int] | None) -> None:
+        totals, provisional = got
+        t = tally[name]
+        t["cases"] += 1
+        if totals is None:
+            t["none"] += want is not None
+        elif totals != want:
+            t["wrong_provisional" if provisional else "wrong_final"] += 1
+        elif provisional:
+            t["right_provisional"] += 1
+
     hands = 0
     for game in PRESETS:
         for seed in seeds:
@@ -59,25 +75,27 @@ def main() -> None:
             except SimulationError:
                 continue
             hands += 1
-            want = award(config, items)
+            want, _ = award(config, items)
             entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
             for i in entries:
                 kind = items[i].action  # type: ignore[union-attr]
                 name = "missing_fold" if kind == "fold" else "missing_check_or_call" if kind in ("check", "call") \
                     else None
                 if name:
-                    tally[name][0] += award(config, items[:i] + items[i + 1:]) != want
-                    tally[name][1] += 1
+                    count(name, award(config, items[:i] + items[i + 1:]), want)
             for shift in (1, 2, 3):
                 for k, i in enumerate(entries[:-shift]):
                     j = entries[k + shift]
                     late = dataclasses.replace(items[i], t=items[j].t + 0.01)
                     moved = items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :]
-                    tally[f"late_by_{shift}"][0] += award(config, moved) != want
-                    tally[f"late_by_{shift}"][1] += 1
+                    count(f"late_by_{shift}", award(config, moved), want)
     print(f"hands: {hands}")
-    for name, (changed, cases) in tally.items():
-        print(f"{name}_award_changed: {changed} of {cases} ({changed / max(cases, 1):.1%})")
+    for name, t in tally.items():
+        cases = max(t["cases"], 1)
+        changed = t["wrong_final"] + t["wrong_provisional"] + t["none"]
+        print(f"{name}_award_changed: {changed} of {t['cases']} ({changed / cases:.1%})")
+        for outcome in outcomes[:-1]:
+            print(f"{name}_{outcome}: {t[outcome]} of {t['cases']} ({t[outcome] / cases:.1%})")
 
 
 if __name__ == "__main__":

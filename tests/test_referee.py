@@ -474,6 +474,80 @@ def test_a_call_taken_as_missing_then_entered_late_is_that_call() -> None:
     assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
 
 
+def test_a_call_taken_as_missing_entered_after_the_seats_next_say_is_still_that_call() -> None:
+    """Seat 1's pre-draw call comes only after its check after the draw: it is still the call it was taken to make,
+    not a say of its own (it waited for seat 1's next turn, stood there for its fold, and moved chips)."""
+    items = clean_badugi().items
+    call = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (1, "call"))
+    check = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == (1, "check"))
+    late = items[:call] + items[call + 1 : check + 1] + [items[call]] + items[check + 1 :]
+    referee = run(Script(items=late))
+    assert kinds(referee) == [("action_out_of_turn", 2), ("action_missing", 1)]
+    hand = referee.hands[0]
+    assert hand.awards[-1].award.totals == {1: 0, 2: 26, 3: 0} and not hand.awards[-1].provisional
+
+
+def reraised_after_the_draw(late_call: bool) -> Script:
+    """Seat 1 calls before the draw (or that entry comes only when seat 1 faces seat 3's raise after it), then checks
+    and, facing the raise, folds; seat 2 wins 22 at showdown against seat 3."""
+    s = Script().deal_all(ORDER).act(3, "call")
+    if not late_call:
+        s.act(1, "call")
+    s.act(2, "check").draw(1, 2).draw(2, 1).draw(3, 0)
+    s.act(1, "check").act(2, "bet", 2).act(3, "raise", 4)
+    if late_call:
+        s.act(1, "call")
+    s.act(1, "fold").act(2, "call")
+    s.draw(2, 0).draw(3, 0).act(2, "check").act(3, "check").draw(2, 0).draw(3, 0)
+    s.act(2, "bet", 4).act(3, "call")
+    return s.show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather()
+
+
+def test_a_call_that_may_be_a_late_one_holds_the_award_when_the_seats_next_entry_does_not_fit() -> None:
+    """Seat 1's pre-draw call comes only when seat 1 faces seat 3's raise after the draw. It stands there (a call is
+    due), but seat 1's real fold then comes after the seat has acted: the call was the late one, the chips are wrong
+    (seat 1 is in for the raise), and the award waits on the floor instead of being made as final."""
+    assert run(reraised_after_the_draw(late_call=False)).hands[0].awards[-1].award.totals == {1: 0, 2: 22, 3: 0}
+    referee = run(reraised_after_the_draw(late_call=True))
+    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
+    assert [(f.kind, f.seat) for f in errors] == [(FlagKind.ACTION_OUT_OF_TURN, 1)]
+    assert "seat 1's call" in errors[0].message and "entered late" in errors[0].message
+    hand = referee.hands[0]
+    assert hand.awards[-1].provisional and referee.flags.index(errors[0]) in hand.awards[-1].pending
+
+
+def test_an_entry_that_never_came_due_holds_the_award() -> None:
+    """Seat 3's re-raise entered while seat 2 was to act never came due (seat 2 called and the hand went to
+    showdown): its chips are not in the pots, so the award waits on the floor; a stray check only warns."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "call").act(2, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "fold").act(2, "bet", 4).act(3, "raise", 8).act(3, "raise", 12).act(1, "check").act(2, "call")
+    referee = run(s.show(3, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").gather())
+    never = [f for f in referee.flags if "never came due" in f.message]
+    assert [(f.seat, f.severity) for f in never] == [(3, Severity.ERROR)]
+    assert "raise to 12" in never[0].message and "chips are not in the pots" in never[0].message
+    hand = referee.hands[0]
+    assert hand.awards[-1].award.totals == {1: 0, 2: 22, 3: 0}
+    assert hand.awards[-1].provisional
+
+
+def test_a_muck_before_the_first_shower_gathered_its_cards_holds_the_award() -> None:
+    """Seat 2 bet last, so it shows first; seat 3's cards go to the muck before that and seat 2's are gathered unshown.
+    The show order takes seat 2 as mucking at the gather, which would hand the pot to seat 3's dead hand: flagged as
+    an error, so the award waits on the floor."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check").act(2, "check").act(3, "check")
+    s.act(2, "bet", 4).act(3, "call")
+    referee = run(s.fold(3).gather())
+    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
+    assert [(f.kind, f.seat) for f in errors] == [(FlagKind.SHOW_OUT_OF_ORDER, 2)]
+    assert "seat 3 mucked before it" in errors[0].message
+    assert referee.hands[0].awards[-1].provisional
+
+
 def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:
     s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).act(2, "check")
     s.replace(1, 2).draw(2, 1).draw(3, 0).act(1, "check")

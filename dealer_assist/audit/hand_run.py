@@ -113,9 +113,24 @@ class HandRun(ShowdownChecks):
                     self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; the pots cannot "
                                "be awarded by the camera", t, frame, severity=Severity.WARNING)
                 break
+            self._flag_mucked_first(seat, t, frame)
             hand.muck(seat)
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
+
+    def _flag_mucked_first(self, seat: int, t: float, frame: int | None) -> None:
+        """`seat`, due to show, kept its cards to the gather and is taken to muck them; when other seats' cards
+        went to the muck before that, out of turn, theirs were the dead hands and the pot may be `seat`'s, which
+        the show order cannot say: the floor decides (an error flag, which holds the award)."""
+        hand = self.hand
+        early = sorted({p.seat for p in self.pending if p.seat != seat and p.seat in hand.index_of
+                        and hand.live[hand.index_of[p.seat]] and (
+                            isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))})
+        if early:
+            who = " and ".join(map(str, early))
+            self._flag(FlagKind.SHOW_OUT_OF_ORDER, seat, f"seat {seat}, due to show first, kept its cards to the "
+                       f"gather, but seat{'s' if len(early) > 1 else ''} {who} mucked before it; a mucked hand is "
+                       f"dead, so the pot may be seat {seat}'s", t, frame, severity=Severity.ERROR)
 
     def _not_shown(self, seat: int, shown: CardsShown | None) -> str:
         """What kept a seat's hand from being shown, as the camera saw it (the end of "seat N's hand was ...")."""
@@ -134,6 +149,7 @@ class HandRun(ShowdownChecks):
         if self._last_phase is Phase.DRAWING and (hand.phase is not Phase.DRAWING or hand.draw != self._last_draw):
             self.outputs.append(KeyMoment(f"draw {self._last_draw}", t, frame))
         if hand.phase is Phase.AWARDING:
+            self._flag_unapplied(t, frame)
             step = hand.award()
             assert isinstance(step, Awarded)
             self.award = step.award
@@ -141,6 +157,21 @@ class HandRun(ShowdownChecks):
                 self.outputs.append(KeyMoment("showdown", t, frame))
             self.outputs.append(AwardMade(step.award, step.uncontested, t, frame))
         self._last_phase, self._last_draw = hand.phase, hand.draw
+
+    def _flag_unapplied(self, t: float, frame: int | None) -> None:
+        """Entries still waiting for a turn that never came when the pots are awarded: a bet, raise or call among
+        them is chips the pots may lack, and a fold a seat the award may count in, so the floor must decide (an
+        error flag, which holds the award); a check moves nothing (a warning)."""
+        for entry in [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"]:
+            what = entry.action if entry.amount is None else f"{entry.action} to {entry.amount}"
+            harmless = entry.action == "check"
+            cost = "" if harmless else (
+                "; the seat's cards were followed to the showdown" if entry.action == "fold"
+                else "; its chips are not in the pots")
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {what}, entered at "
+                       f"{entry.t:.1f} s, never came due: no turn of the seat was left where it stands{cost}", t,
+                       frame, severity=Severity.WARNING if harmless else Severity.ERROR)
+            self.pending.remove(entry)
 
     # -- the deal ----------------------------------------------------------------------------------
 
@@ -186,7 +217,20 @@ class HandRun(ShowdownChecks):
 
     # -- betting -----------------------------------------------------------------------------------
 
-    def _action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
+    def _action(self, action: DealerAction, frame: int | None) -> None:
+        """Follow an entry; when the seat's previous entry was in doubt (`_late_entry_of_taken`) and this one does
+        not fit after it, that one was a late entry taken for a say in turn: an error flag, which holds the award."""
+        doubt = self._doubted.pop(action.seat, None) if action.source == "dealer" else None
+        flags = len(self.flags)
+        self._follow_action(action, frame)
+        misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
+        if doubt is not None and any(f.seat == action.seat and f.kind in misfit for f in self.flags[flags:]):
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, action.seat, f"seat {action.seat}'s {doubt.action}, entered at "
+                       f"{doubt.t:.1f} s, was taken as its say in turn, yet it may have been the {doubt.action} it "
+                       "was taken to make a round before, entered late: its next entry does not fit after it",
+                       action.t, frame, severity=Severity.ERROR)
+
+    def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal()
         hand = self.hand
         if hand.phase is Phase.DRAWING:
@@ -205,9 +249,8 @@ class HandRun(ShowdownChecks):
             self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} has folded; {action.action} not applied",
                        action.t, frame, option=None)
             return
-        if self._taken.pop(seat, None) == "call" and action.action == "call" and not (
-                hand.phase is Phase.BETTING and hand.actor == seat and hand.can_call(seat)):
-            return                      # the call the seat was taken to make, entered late: nothing to call now
+        if self._late_entry_of_taken(action):
+            return
         if hand.phase is not Phase.BETTING or hand.actor is None:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
             self._flag(kind, seat, f"seat {seat} {action.action} while no betting round is under way "
@@ -219,7 +262,7 @@ class HandRun(ShowdownChecks):
         if fit == "this round":
             self._take_missing(f"seat {seat}'s {action.action} came after every other seat still to act had "
                               "entered its action", action.t, frame)
-            self._action(action, frame, inferred=True)
+            self._follow_action(action, frame, inferred=True)
             return
         if fit == "next round":
             self._close_betting(f"the entries since, seat {seat}'s {action.action} the last, fit the betting after "
@@ -228,7 +271,7 @@ class HandRun(ShowdownChecks):
             if self.phase is Phase.DRAWING:   # (not `hand.phase`: the type checker holds it at BETTING)
                 self._close_draw(action.t, frame)
             self._drain()
-            self._action(action, frame, inferred=True)
+            self._follow_action(action, frame, inferred=True)
             return
         if hand.actor != seat:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
@@ -242,6 +285,26 @@ class HandRun(ShowdownChecks):
         result = apply_action(hand, action, frame)
         if result.flag is not None:
             self._add(result.flag)
+
+    def _late_entry_of_taken(self, action: DealerAction) -> bool:
+        """Is `action` the check or call a seat was taken to make (`_take_missing`), entered late? It is when it
+        cannot stand as the seat's say now (not its turn, nothing to call, a bet to face) and comes no later than the
+        betting round after the one it was taken in; it is then spent. When it can stand now it does, but stays in
+        doubt: if the seat's next entry does not fit, it was the late one (see `_action`)."""
+        hand, seat = self.hand, action.seat
+        taken = self._taken.get(seat)
+        if taken is None or action.action not in ("check", "call"):
+            return False
+        if hand.round > taken[1] + 1:
+            del self._taken[seat]
+            return False
+        # A "call" facing no bet would stand as a check, but a call the seat was taken to make explains it better.
+        now = hand.can_call(seat) if action.action == "call" else hand.can_check(seat)
+        if hand.phase is Phase.BETTING and hand.actor == seat and now:
+            self._doubted[seat] = action        # its next entry tells whether this one was late
+            return False
+        del self._taken[seat]
+        return True
 
     def _draw_card_in_betting(self, seat: int) -> bool:
         """A card landing, in a betting round before a draw, at a seat seen discarding in it: the dealer has gone
@@ -284,7 +347,7 @@ class HandRun(ShowdownChecks):
         self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
                    f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
         apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
-        self._taken[seat] = kind
+        self._taken[seat] = (kind, round_no)
         self._drain()
         return True
 

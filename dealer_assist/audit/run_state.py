@@ -38,9 +38,12 @@ class RunState:
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
         self._collected: dict[int, CardsDiscarded] = {}
-        self._taken: dict[int, str] = {}
-        """Seats taken to have checked or called for an entry never made, with what they were taken to do, until
-        their next entry (which may be that one, made late)."""
+        self._taken: dict[int, tuple[str, int]] = {}
+        """Seats taken to have checked or called for an entry never made, with what they were taken to do and in
+        which betting round, until that entry comes late (see `HandRun._late_entry_of_taken`)."""
+        self._doubted: dict[int, DealerAction] = {}
+        """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
+        round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""
         self._early: list[tuple[CardsDiscarded, int | None]] = []
         """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._show_t: dict[int, float] = {}
