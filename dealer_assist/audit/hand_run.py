@@ -220,15 +220,23 @@ class HandRun(ShowdownChecks):
     def _action(self, action: DealerAction, frame: int | None) -> None:
         """Follow an entry; when the seat's previous entry was in doubt (`_late_entry_of_taken`) and this one does
         not fit after it, that one was a late entry taken for a say in turn: an error flag, which holds the award."""
-        doubt = self._doubted.pop(action.seat, None) if action.source == "dealer" else None
+        seat = action.seat
+        doubt = self._doubted.pop(seat, None) if action.source == "dealer" else None
+        taken = self._taken.get(seat) if action.source == "dealer" and action.action in ("bet", "raise") else None
         flags = len(self.flags)
         self._follow_action(action, frame)
         misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
-        if doubt is not None and any(f.seat == action.seat and f.kind in misfit for f in self.flags[flags:]):
-            self._flag(FlagKind.ACTION_OUT_OF_TURN, action.seat, f"seat {action.seat}'s {doubt.action}, entered at "
-                       f"{doubt.t:.1f} s, was taken as its say in turn, yet it may have been the {doubt.action} it "
-                       "was taken to make a round before, entered late: its next entry does not fit after it",
-                       action.t, frame, severity=Severity.ERROR)
+        if not any(f.seat == seat and f.kind in misfit for f in self.flags[flags:]):
+            return
+        if doubt is not None:
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {doubt.action}, entered at {doubt.t:.1f} s, "
+                       f"was taken as its say in turn, yet it may have been the {doubt.action} it was taken to make a "
+                       "round before, entered late: its next entry does not fit after it", action.t, frame,
+                       severity=Severity.ERROR)
+        elif taken is not None:
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat} was taken to {taken[0]} for an entry never "
+                       f"made, and its next entry, a {action.action}, does not fit: it may be that entry, made late, "
+                       "so the chips in the pots may be wrong", action.t, frame, severity=Severity.ERROR)
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal()
