@@ -548,6 +548,38 @@ def test_a_muck_before_the_first_shower_gathered_its_cards_holds_the_award() -> 
     assert referee.hands[0].awards[-1].provisional
 
 
+@pytest.mark.parametrize("which", [(3, "call"), (2, "bet"), (3, "raise")])
+def test_an_entry_keyed_twice_is_one_entry(which: tuple[int, str]) -> None:
+    """The dealer's key pressed twice: the second entry, 50 ms later and not the seat's turn, is a repeat with an info
+    flag, not the seat's next say (it waited for that turn and moved chips there)."""
+    import dataclasses
+
+    items = clean_badugi().items
+    i = next(i for i, x in enumerate(items) if isinstance(x, DealerAction) and (x.seat, x.action) == which)
+    twice = dataclasses.replace(items[i], t=items[i].t + 0.05)
+    referee = run(Script(items=[*items[:i + 1], twice, *items[i + 1:]]))
+    assert [(f.kind, f.severity, f.seat) for f in referee.flags] == [
+        (FlagKind.UNEXPECTED_EVENT, Severity.INFO, which[0])]
+    assert "entered twice in a row" in referee.flags[0].message
+    award = referee.hands[0].awards[-1]
+    assert award.award.totals == {1: 0, 2: 26, 3: 0} and not award.provisional
+
+
+def test_the_same_entry_a_round_later_is_a_say_of_its_own() -> None:
+    """Seat 2 checks after draw 2 and seat 3's check is never entered; seat 2's check after draw 3 repeats its last
+    entry, but seconds later (a draw between): it is a say of its own, out of turn while seat 3 is to act, not a
+    repeat to drop."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "fold").act(2, "check")
+    s.frame += 90                                   # each draw all pat: 3 s and nothing for the camera to see
+    s.act(2, "check").act(3, "check")
+    s.frame += 90
+    s.act(2, "check")
+    s.frame += 90
+    s.act(2, "check").act(3, "bet", 4).act(2, "call")
+    referee = run(s.show(3, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").gather())
+    assert [(f.kind, f.seat) for f in referee.flags] == [(FlagKind.ACTION_OUT_OF_TURN, 2)]
+
+
 def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:
     s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).act(2, "check")
     s.replace(1, 2).draw(2, 1).draw(3, 0).act(1, "check")

@@ -30,6 +30,12 @@ from dealer_assist.vision.events import (
     TableEvent,
 )
 
+REPEAT_S = 1.0
+"""Two identical entries this close, the round still open and not the seat's turn, are one key pressed twice.
+Further apart they are two says (the same seat checking in two rounds, a missing entry between left the first open)."""
+BOUNCE_S = 0.3
+"""Two identical entries this close are one key pressed twice even when the first closed the round: nobody draws and
+acts again that fast (with no card seen between, a draw where all stood pat)."""
 VISION_PHASES = {Phase.POSTING: "deal", Phase.DEALING: "deal", Phase.BETTING: "betting", Phase.DRAWING: "draw"}
 
 
@@ -66,7 +72,9 @@ class HandRun(ShowdownChecks):
             self._close_betting(f"seat {item.seat} discarded and was dealt a draw card", t, frame)
         if isinstance(item, DealerAction):
             self._action(item, frame)
-        elif isinstance(item, CardDealt):
+        else:
+            self._last_entry = None              # the table moved between two entries: not one key pressed twice
+        if isinstance(item, CardDealt):
             self._dealt(item)
         elif isinstance(item, CardExposed):
             self._exposed(item)
@@ -221,10 +229,15 @@ class HandRun(ShowdownChecks):
         """Follow an entry; when the seat's previous entry was in doubt (`_late_entry_of_taken`) and this one does
         not fit after it, that one was a late entry taken for a say in turn: an error flag, which holds the award."""
         seat = action.seat
+        if action.source == "dealer":
+            if self._repeated(action, self._last_entry):
+                return
+            self._last_entry = action
         doubt = self._doubted.pop(seat, None) if action.source == "dealer" else None
         taken = self._taken.get(seat) if action.source == "dealer" and action.action in ("bet", "raise") else None
         flags = len(self.flags)
         self._follow_action(action, frame)
+        self._last_entry_round = self.hand.round if action.source == "dealer" else self._last_entry_round
         misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
         if not any(f.seat == seat and f.kind in misfit for f in self.flags[flags:]):
             return
@@ -237,6 +250,24 @@ class HandRun(ShowdownChecks):
             self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat} was taken to {taken[0]} for an entry never "
                        f"made, and its next entry, a {action.action}, does not fit: it may be that entry, made late, "
                        "so the chips in the pots may be wrong", action.t, frame, severity=Severity.ERROR)
+
+    def _repeated(self, action: DealerAction, last: DealerAction | None) -> bool:
+        """The same entry twice in a row, with no table event between (a key pressed twice; see `REPEAT_S`, `BOUNCE_S`):
+        the second is a repeat, not the seat's next say (it waited for that turn and moved chips there, or closed a
+        draw as all pat). An info flag says so."""
+        hand = self.hand
+        if last is None or (action.seat, action.action, action.amount) != (last.seat, last.action, last.amount):
+            return False
+        gap = action.t - last.t
+        if hand.phase is Phase.BETTING and hand.round == self._last_entry_round:
+            if gap > REPEAT_S or hand.actor == action.seat:
+                return False
+        elif gap > BOUNCE_S:                    # the round closed: the same say may open the next (a pat draw)
+            return False
+        self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"seat {action.seat}'s {action.action}"
+                   f"{'' if action.amount is None else f' to {action.amount}'} was entered twice in a row; the second, "
+                   "when it was not the seat's turn, is taken as a repeat and not applied", action.t, None)
+        return True
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal()
