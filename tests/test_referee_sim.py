@@ -3,6 +3,8 @@ each injected dealer error raises exactly its flag, clean hands raise none, and 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import pytest
 
 from dealer_assist.audit.records import DealerAction
@@ -14,6 +16,7 @@ from dealer_assist.synth.hand_video import ERROR_KINDS, SimulationError, build_s
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.table_profile import oval_profile
 
+Item = TableEvent | DealerAction
 # sim-video's error names -> the referee's flag kinds
 FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
            "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
@@ -137,11 +140,24 @@ def test_an_entry_made_two_places_late_is_never_a_silent_wrong_award_more_often_
 
 
 def _late_entries(places: int) -> tuple[int, int, int]:
-    """Over 6 seeds of every preset, each dealer entry moved after the next `places` entries: (awards changed,
-    of them made as final, cases)."""
+    """Each dealer entry moved after the next `places` entries: (awards changed, of them made as final, cases)."""
     import dataclasses
 
-    changed = final = swapped = 0
+    def vary(items: list[Item]) -> Iterator[list[Item]]:
+        entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
+        for k, i in enumerate(entries[:-places]):
+            j = entries[k + places]
+            late = dataclasses.replace(items[i], t=items[j].t + 0.01)
+            yield items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :]
+
+    changed, final, _, cases = _refereed_variants(vary)
+    return changed, final, cases
+
+
+def _refereed_variants(vary: Callable[[list[Item]], Iterator[list[Item]]]) -> tuple[int, int, int, int]:
+    """Over 6 seeds of every preset, each variant of a clean hand's inputs that `vary` makes, refereed: (awards
+    changed, of them made as final, right awards held for the floor, cases)."""
+    changed = final = held = cases = 0
     for game in PRESETS:
         for seed in range(6):
             try:
@@ -152,19 +168,17 @@ def _late_entries(places: int) -> tuple[int, int, int]:
             clean.feed_all(items)
             clean.close(items[-1].t)
             want = clean.hands[0].awards[-1].award.totals
-            entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
-            for k, i in enumerate(entries[:-places]):
-                j = entries[k + places]
-                late = dataclasses.replace(items[i], t=items[j].t + 0.01)
+            for variant in vary(items):
                 referee = Referee(config)
-                referee.feed_all(items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :])
+                referee.feed_all(variant)
                 referee.close(items[-1].t + 0.01)
                 awards = referee.hands[0].awards
                 wrong = not awards or awards[-1].award.totals != want
                 changed += wrong
                 final += wrong and bool(awards) and not awards[-1].provisional
-                swapped += 1
-    return changed, final, swapped
+                held += not wrong and awards[-1].provisional
+                cases += 1
+    return changed, final, held, cases
 
 
 def test_an_entry_keyed_twice_never_changes_the_award() -> None:
@@ -173,26 +187,11 @@ def test_an_entry_keyed_twice_never_changes_the_award() -> None:
     were held."""
     import dataclasses
 
-    changed = held = cases = 0
-    for game in PRESETS:
-        for seed in range(6):
-            try:
-                config, items, _ = simulated(game, seed, [])
-            except SimulationError:
-                continue
-            clean = Referee(config)
-            clean.feed_all(items)
-            clean.close(items[-1].t)
-            want = clean.hands[0].awards[-1].award.totals
-            for i, x in enumerate(items):
-                if not isinstance(x, DealerAction):
-                    continue
-                referee = Referee(config)
-                referee.feed_all([*items[:i + 1], dataclasses.replace(x, t=x.t + 0.05), *items[i + 1:]])
-                referee.close(items[-1].t + 0.01)
-                awards = referee.hands[0].awards
-                changed += not awards or awards[-1].award.totals != want
-                held += bool(awards) and awards[-1].provisional
-                cases += 1
+    def vary(items: list[Item]) -> Iterator[list[Item]]:
+        for i, x in enumerate(items):
+            if isinstance(x, DealerAction):
+                yield [*items[: i + 1], dataclasses.replace(x, t=x.t + 0.05), *items[i + 1 :]]
+
+    changed, _, held, cases = _refereed_variants(vary)
     assert cases == 580
     assert (changed, held) == (0, 0)
