@@ -235,6 +235,8 @@ class HandRun(ShowdownChecks):
             self._last_entry = action
         doubt = self._doubted.pop(seat, None) if action.source == "dealer" else None
         taken = self._taken.get(seat) if action.source == "dealer" and action.action in ("bet", "raise") else None
+        if taken is not None and self.hand.round > taken[1] + 1:
+            taken = None                                 # as for a late check or call: a round after at most
         flags = len(self.flags)
         self._follow_action(action, frame)
         self._last_entry_round = self.hand.round if action.source == "dealer" else self._last_entry_round
@@ -265,8 +267,8 @@ class HandRun(ShowdownChecks):
         elif gap > BOUNCE_S:                    # the round closed: the same say may open the next (a pat draw)
             return False
         self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"seat {action.seat}'s {action.action}"
-                   f"{'' if action.amount is None else f' to {action.amount}'} was entered twice in a row; the second, "
-                   "when it was not the seat's turn, is taken as a repeat and not applied", action.t, None)
+                   f"{'' if action.amount is None else f' to {action.amount}'} was entered twice in a row; the second "
+                   "is taken as the same key pressed twice and not applied", action.t, None)
         return True
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
