@@ -334,12 +334,16 @@ def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[
 CLASSIFIER_ARCHS: dict[str, tuple[int | None, int, int, int]] = {
     # channels: full-resolution first layer (None: none, the crop is halved at once), then the three stages.
     # v2 keeps one layer at full resolution (glyph strokes are 1 to 2 px in a 32 px crop of a small corner);
-    # v3 is v2 wider; v4 is v3 wider again (about 3x its weights, 1.8x its work per crop).
+    # v3 is v2 wider; v4 is v3 wider again (about 3x its weights, 1.8x its work per crop); v5 is v3 with SPATIAL_HEAD.
     "v1": (None, 32, 64, 128),
     "v2": (24, 32, 64, 128),
     "v3": (32, 48, 96, 192),
     "v4": (48, 64, 128, 256),
+    "v5": (32, 48, 96, 192),
 }
+SPATIAL_HEAD = frozenset({"v5"})
+"""Layouts whose head reads the last 4x4 map cell by cell instead of its average: the crop's middle is the corner
+to read and its edges often hold a spread neighbour's corner, which an average cannot tell apart."""
 
 
 def _classifier_module() -> Any:
@@ -362,9 +366,9 @@ def _classifier_module() -> Any:
             self.features = nn.Sequential(
                 *stem, block(c1, c1), nn.MaxPool2d(2),
                 block(c1, c2), block(c2, c2), nn.MaxPool2d(2),
-                block(c2, c3), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                block(c2, c3), nn.AdaptiveAvgPool2d(4 if arch in SPATIAL_HEAD else 1), nn.Flatten(),
             )
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(c3, 13 + 4 + 1))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(c3 * (16 if arch in SPATIAL_HEAD else 1), 13 + 4 + 1))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             out: torch.Tensor = self.head(self.features(x))
