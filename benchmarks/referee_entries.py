@@ -1,12 +1,13 @@
-"""The referee when the dealer's entries go missing, come twice or come late, on simulated hands of every preset.
+"""The referee when the dealer's entries go missing, come twice, late or for the wrong seat, on simulated hands.
 
-For each clean simulated hand (the rules engine's simulator, as sim-video plays it, no camera), each check or call
-is left out in turn, each fold is left out in turn (the camera still sees the cards go to the muck), each entry is
-entered twice (a key pressed twice, 50 ms apart), and each entry is moved after the next one, two or three
-entries; the figure is how many of those hands end with another award than the clean hand's, split into a wrong
-award made as final (the costly case), a wrong award made provisional (it waits on a flag for the floor) and none
-made (the referee stopped and flagged the hand); and how many right awards were held as provisional (floor
-attention the hand did not need). Prints `name: value` lines.
+For each clean simulated hand of every preset (the rules engine's simulator, as sim-video plays it, no camera), each
+check or call is left out in turn, each fold is left out in turn (the camera still sees the cards go to the muck),
+each entry is entered twice (a key pressed twice, 50 ms apart), each entry is entered for the wrong seat (the next
+seat that makes entries in the hand), and each entry is moved after the next one, two or three entries. The figure
+is how many of those hands end with another award than the clean hand's, split into a wrong award made as final
+(the costly case), a wrong award made provisional (it waits on a flag for the floor) and none made (the referee
+stopped and flagged the hand); and how many right awards were held as provisional (floor attention the hand did
+not need). Prints `name: value` lines.
 
     .venv/bin/python benchmarks/referee_entries.py [--seeds 0-29]
 """
@@ -55,7 +56,7 @@ def main() -> None:
     seeds = range(int(first), int(last or first) + 1)
     outcomes = ("wrong_final", "wrong_provisional", "none", "right_provisional", "cases")
     tally: dict[str, dict[str, int]] = {k: dict.fromkeys(outcomes, 0) for k in (
-        "missing_check_or_call", "missing_fold", "entered_twice", "late_by_1", "late_by_2", "late_by_3")}
+        "missing_check_or_call", "missing_fold", "entered_twice", "wrong_seat", "late_by_1", "late_by_2", "late_by_3")}
 
     def count(name: str, got: tuple[dict[int, int] | None, bool], want: dict[int, int] | None) -> None:
         totals, provisional = got
@@ -87,6 +88,12 @@ def main() -> None:
             for i in entries:
                 twice = dataclasses.replace(items[i], t=items[i].t + 0.05)
                 count("entered_twice", award(config, [*items[:i + 1], twice, *items[i + 1:]]), want)
+            seats = sorted({items[i].seat for i in entries})  # type: ignore[union-attr]
+            for i in entries:
+                entry = items[i]
+                assert isinstance(entry, DealerAction)
+                other = dataclasses.replace(entry, seat=seats[(seats.index(entry.seat) + 1) % len(seats)])
+                count("wrong_seat", award(config, [*items[:i], other, *items[i + 1 :]]), want)
             for shift in (1, 2, 3):
                 for k, i in enumerate(entries[:-shift]):
                     j = entries[k + shift]

@@ -580,6 +580,38 @@ def test_the_same_entry_a_round_later_is_a_say_of_its_own() -> None:
     assert [(f.kind, f.seat) for f in referee.flags] == [(FlagKind.ACTION_OUT_OF_TURN, 2)]
 
 
+def test_a_raise_entered_for_the_wrong_seat_holds_the_award() -> None:
+    """Seat 2's re-raise is keyed in for seat 3 while seat 2 is to act; seat 3's own call then replaces it before its
+    turn. The raise is lost and seat 2 is taken to have called: the award is wrong, so it must not be final."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "bet", 4).act(3, "raise", 8).act(3, "call").act(1, "call")   # seat 2's raise, entered as seat 3's
+    referee = run(s.show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").show(1, "Kd Qs 9c 8h").gather())
+    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
+    assert (errors[0].kind, errors[0].seat) == (FlagKind.ACTION_OUT_OF_TURN, 3)
+    assert "seat 3's raise to 8" in errors[0].message and "another seat's say" in errors[0].message
+    assert referee.hands[0].awards[-1].provisional
+
+
+def test_a_fold_entered_for_a_seat_whose_cards_stay_holds_the_award() -> None:
+    """Four seats: seat 1's fold after the first draw is keyed in for seat 2, and the camera sees seat 1's cards go to
+    the muck. When seat 2 then bets, its cards still in front of it, the fold was another seat's: an error flag,
+    and the award (seat 2's best hand is out of it) waits on the floor."""
+    s = Script().deal_all((1, 2, 3, 4)).act(3, "call").act(4, "call").act(1, "call").act(2, "check")
+    s.draw(1, 0).draw(2, 0).draw(3, 0).draw(4, 0)
+    s.act(2, "fold").fold(1).act(2, "bet", 2).act(3, "call").act(4, "call")  # seat 1's fold, keyed in as seat 2's
+    for _ in range(2):
+        s.draw(2, 0).draw(3, 0).draw(4, 0).act(2, "check").act(3, "check").act(4, "check")
+    s = s.show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").show(4, "Kd Qs 9c 8h").gather()
+    referee = run(s, table(seats=4, button=4))
+    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
+    assert (errors[0].kind, errors[0].seat) == (FlagKind.ILLEGAL_ACTION, 2)
+    assert "entered as folded, but its cards never went to the muck" in errors[0].message
+    awards = referee.hands[0].awards
+    assert not awards or awards[-1].provisional
+
+
 def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:
     s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).act(2, "check")
     s.replace(1, 2).draw(2, 1).draw(3, 0).act(1, "check")

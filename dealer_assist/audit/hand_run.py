@@ -287,6 +287,11 @@ class HandRun(ShowdownChecks):
                        "not applied", action.t, frame, option=None)
             return
         if not hand.live[hand.index_of[seat]]:
+            if self.physical.get(seat, 0) > 0:          # the camera still sees its cards: the fold was an entry
+                self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} was entered as folded, but its cards never "
+                           f"went to the muck and it acts again ({action.action}): the fold may have been another "
+                           "seat's", action.t, frame, option=None, severity=Severity.ERROR, once=("fold kept", seat))
+                return
             self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} has folded; {action.action} not applied",
                        action.t, frame, option=None)
             return
@@ -320,12 +325,27 @@ class HandRun(ShowdownChecks):
             self._flag(kind, seat, f"seat {seat} {action.action} out of turn: seat {hand.actor} is to act; "
                        "it stands when its turn comes" + ("" if action.action == "fold" else " if still legal"),
                        action.t, frame, option=heads_up)
+            self._flag_replaced(action, frame)
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
             return
         result = apply_action(hand, action, frame)
         if result.flag is not None:
             self._add(result.flag)
+
+    def _flag_replaced(self, action: DealerAction, frame: int | None) -> None:
+        """A seat's out-of-turn entry replaces its earlier one, still waiting: when either is a bet or a raise, one
+        of them was probably meant for another seat (whose say then goes missing) and chips may be wrong, so an
+        error flag holds the award."""
+        seat = action.seat
+        for old in [p for p in self.pending if isinstance(p, DealerAction) and p.seat == seat]:
+            if (old.action, old.amount) == (action.action, action.amount) or not {old.action, action.action} & {
+                    "bet", "raise"}:
+                continue
+            said = old.action if old.amount is None else f"{old.action} to {old.amount}"
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {said}, entered at {old.t:.1f} s before "
+                       f"its turn, is replaced by its {action.action} before that turn came; one of the two may have "
+                       "been another seat's say", action.t, frame, severity=Severity.ERROR)
 
     def _late_entry_of_taken(self, action: DealerAction) -> bool:
         """Is `action` the check or call a seat was taken to make (`_take_missing`), entered late? It is when it
