@@ -594,22 +594,45 @@ def test_a_raise_entered_for_the_wrong_seat_holds_the_award() -> None:
     assert referee.hands[0].awards[-1].provisional
 
 
-def test_a_fold_entered_for_a_seat_whose_cards_stay_holds_the_award() -> None:
-    """Four seats: seat 1's fold after the first draw is keyed in for seat 2, and the camera sees seat 1's cards go to
-    the muck. When seat 2 then bets, its cards still in front of it, the fold was another seat's: an error flag,
-    and the award (seat 2's best hand is out of it) waits on the floor."""
+def four_seats(wrong_fold: bool) -> Script:
+    """Four seats, button 4: after the first draw seat 1 folds (the camera sees its cards go to the muck), seat 2 bets
+    and seats 3 and 4 call; seat 2 wins 14 at showdown. `wrong_fold`: seat 1's fold is keyed in for seat 2."""
     s = Script().deal_all((1, 2, 3, 4)).act(3, "call").act(4, "call").act(1, "call").act(2, "check")
     s.draw(1, 0).draw(2, 0).draw(3, 0).draw(4, 0)
-    s.act(2, "fold").fold(1).act(2, "bet", 2).act(3, "call").act(4, "call")  # seat 1's fold, keyed in as seat 2's
+    s.act(2 if wrong_fold else 1, "fold").fold(1).act(2, "bet", 2).act(3, "call").act(4, "call")
     for _ in range(2):
         s.draw(2, 0).draw(3, 0).draw(4, 0).act(2, "check").act(3, "check").act(4, "check")
-    s = s.show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").show(4, "Kd Qs 9c 8h").gather()
-    referee = run(s, table(seats=4, button=4))
+    return s.show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").show(4, "Kd Qs 9c 8h").gather()
+
+
+def test_a_fold_keyed_in_for_the_wrong_seat_is_the_fold_the_camera_saw() -> None:
+    """Seat 1's fold is keyed in for seat 2 while seat 1 is to act, and the camera sees seat 1's cards go to the muck
+    and seat 2's stay: the entry was seat 1's fold. One flag, and the award is the clean hand's (before, seat 2 was
+    folded too and its winning hand lost the pot)."""
+    config = table(seats=4, button=4)
+    clean = run(four_seats(wrong_fold=False), config).hands[0].awards[-1].award.totals
+    assert clean == {1: 0, 2: 14, 3: 0, 4: 0}
+    referee = run(four_seats(wrong_fold=True), config)
+    assert [(f.kind, f.seat) for f in referee.flags] == [(FlagKind.FOLD_OUT_OF_ORDER, 2)] * 2
+    assert "keyed in for the wrong seat" in referee.flags[1].message
+    award = referee.hands[0].awards[-1]
+    assert award.award.totals == clean and not award.provisional
+
+
+def test_a_seat_entered_as_folded_that_acts_again_with_its_cards_holds_the_award() -> None:
+    """Seat 2's fold is entered in its turn, but the camera never sees its cards go to the muck, and it acts again
+    after the draw: the fold was probably another seat's, so an error flag holds the award."""
+    s = Script().deal_all((1, 2, 3, 4)).act(3, "call").act(4, "call").act(1, "call").act(2, "check")
+    s.draw(1, 0).draw(2, 0).draw(3, 0).draw(4, 0)
+    s.act(1, "check").act(2, "fold").act(3, "check").act(4, "check")
+    s.draw(1, 0).draw(2, 0).draw(3, 0).draw(4, 0).act(1, "check").act(2, "check").act(3, "check").act(4, "check")
+    s.act(1, "check").act(3, "check").act(4, "check")
+    referee = run(s.show(1, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").show(4, "Kd Qs 9c 8h").gather(),
+                  table(seats=4, button=4))
     errors = [f for f in referee.flags if f.severity is Severity.ERROR]
-    assert (errors[0].kind, errors[0].seat) == (FlagKind.ILLEGAL_ACTION, 2)
+    assert [(f.kind, f.seat) for f in errors] == [(FlagKind.ILLEGAL_ACTION, 2)]
     assert "entered as folded, but its cards never went to the muck" in errors[0].message
-    awards = referee.hands[0].awards
-    assert not awards or awards[-1].provisional
+    assert referee.hands[0].awards[-1].provisional
 
 
 def test_a_discard_before_the_round_closes_is_flagged_and_counts_in_the_draw() -> None:

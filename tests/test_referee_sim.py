@@ -200,8 +200,10 @@ def test_an_entry_keyed_twice_never_changes_the_award() -> None:
 def test_an_entry_for_the_wrong_seat_is_rarely_a_final_wrong_award() -> None:
     """Each dealer entry of the 36 hands keyed in for the wrong seat (the next seat that makes entries). Most such
     hands cannot be refereed right from the entries alone; what matters is that their awards wait on the floor.
-    Of the 580, the award changes in 186 and is made as final in 9; it was 82 final before a replaced out-of-turn
-    bet or raise and a fold entered for a seat whose cards stay were error flags (2026-11-26)."""
+    Of the 580, the award changes in 147 and is made as final in 2. Before the rules of 2026-11-26 it changed in
+    186 and was made as final in 82: now a replaced out-of-turn bet or raise and a seat entered as folded that acts
+    again with its cards are error flags, and a fold entered for another seat while the camera sees the seat to act
+    muck is taken as that seat's."""
     import dataclasses
 
     def vary(items: list[Item]) -> Iterator[list[Item]]:
@@ -213,5 +215,5 @@ def test_an_entry_for_the_wrong_seat_is_rarely_a_final_wrong_award() -> None:
 
     changed, final, _, cases = _refereed_variants(vary)
     assert cases == 580
-    assert changed <= 186
-    assert final <= 9
+    assert changed <= 147
+    assert final <= 2

@@ -428,6 +428,8 @@ class HandRun(ShowdownChecks):
         seat = ev.seat
         if seat not in hand.index_of or not hand.live[hand.index_of[seat]]:
             return
+        if hand.phase is Phase.BETTING and hand.actor == seat:
+            self._fold_keyed_for_another(ev)
         held = self.physical.get(seat, 0)
         if hand.phase is Phase.DRAWING:
             self._sync_draw()
@@ -462,6 +464,22 @@ class HandRun(ShowdownChecks):
             self.pending.append(ev)       # its entered action waits on the seat to act, and the muck comes after it
             return
         self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
+
+    def _fold_keyed_for_another(self, ev: SeatFolded) -> None:
+        """The seat to act mucks (the camera saw it) with no fold entered for it, while a fold entered for another
+        seat waits out of turn, that seat's cards still in front of it: the entry was this fold, keyed in for the
+        wrong seat. It is dropped with a flag, instead of folding a seat whose cards stay (a wrong pot)."""
+        entered = [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"]
+        if any(p.seat == ev.seat and p.action == "fold" for p in entered):
+            return
+        for entry in entered:
+            if entry.action == "fold" and entry.t <= ev.t and self.physical.get(entry.seat, 0) > 0:
+                self.pending.remove(entry)
+                self._flag(FlagKind.FOLD_OUT_OF_ORDER, entry.seat, f"seat {entry.seat}'s fold, entered at {entry.t:.1f}"
+                           f" s while seat {ev.seat} was to act, is taken as seat {ev.seat}'s, keyed in for the wrong "
+                           f"seat: the camera saw seat {ev.seat}'s cards go to the muck, and seat {entry.seat}'s stay",
+                           ev.t, ev.frame)
+                return
 
     # -- waiting inputs ----------------------------------------------------------------------------
 
