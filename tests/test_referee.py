@@ -516,21 +516,33 @@ def test_a_call_that_may_be_a_late_one_holds_the_award_when_the_seats_next_entry
     assert hand.awards[-1].provisional and referee.flags.index(errors[0]) in hand.awards[-1].pending
 
 
-def test_an_entry_that_never_came_due_holds_the_award() -> None:
-    """Seat 3's re-raise entered while seat 2 was to act never came due (seat 2 called and the hand went to
-    showdown): its chips are not in the pots, so the award waits on the floor; a stray check only warns."""
+def test_an_entry_left_waiting_when_its_round_closes_is_dropped_and_holds_the_award() -> None:
+    """Seat 3's re-raise entered while seat 2 was to act never came due (seat 2 called and the round closed): it is
+    dropped, not carried into a later turn, and since it moved chips the award waits on the floor."""
     s = Script().deal_all(ORDER)
     s.act(3, "call").act(1, "call").act(2, "check")
     s.act(1, "check").act(2, "check").act(3, "check")
     s.act(1, "check").act(2, "check").act(3, "check")
     s.act(1, "fold").act(2, "bet", 4).act(3, "raise", 8).act(3, "raise", 12).act(1, "check").act(2, "call")
     referee = run(s.show(3, "Kc Qd 9h 8s").show(2, "Ac 2d 3h 4s").gather())
-    never = [f for f in referee.flags if "never came due" in f.message]
-    assert [(f.seat, f.severity) for f in never] == [(3, Severity.ERROR)]
-    assert "raise to 12" in never[0].message and "chips are not in the pots" in never[0].message
+    dropped = [f for f in referee.flags if "the betting round closed without" in f.message]
+    assert [(f.seat, f.severity) for f in dropped] == [(3, Severity.ERROR)]
+    assert "raise to 12" in dropped[0].message and "chips in the pots may be wrong" in dropped[0].message
     hand = referee.hands[0]
     assert hand.awards[-1].award.totals == {1: 0, 2: 22, 3: 0}
     assert hand.awards[-1].provisional
+
+
+def test_a_fold_entered_that_never_came_due_holds_the_award() -> None:
+    """Seat 3's fold is entered out of turn, then seats 1 and 2 fold: seat 3 is the last hand in and its fold never
+    came due. The pot goes to a seat the dealer said folded, so the award waits on the floor."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 0).draw(2, 0).draw(3, 0)
+    referee = run(s.act(3, "fold").act(1, "fold").act(2, "fold"))
+    never = [f for f in referee.flags if "never came due" in f.message]
+    assert [(f.seat, f.severity) for f in never] == [(3, Severity.ERROR)]
+    assert "a seat the dealer said folded" in never[0].message
+    assert referee.hands[0].awards[-1].provisional
 
 
 def test_a_muck_before_the_first_shower_gathered_its_cards_holds_the_award() -> None:

@@ -128,14 +128,14 @@ def test_an_entry_made_one_place_late_is_not_taken_for_a_missing_one_more_often_
 
 
 def test_an_entry_made_two_places_late_is_never_a_silent_wrong_award_more_often_than_measured() -> None:
-    """An entry made after the next two (often across a draw): of 508 such moves over the same 36 hands, 18 change
+    """An entry made after the next two (often across a draw): of 508 such moves over the same 36 hands, 19 change
     the award, and 2 of them are made as final; it was 40 and 27 before the late-entry rules of 2026-11-26 (a late
     check or call is the one the seat was taken to make; a late say that stood in turn, or a taken seat's bet that
     does not fit, holds the award). One of the 2 is a late bet that lands 10 ms after the same seat's next bet of
     the same size, which is then read as one key pressed twice."""
     changed, final, moved = _late_entries(2)
     assert moved == 508
-    assert changed <= 18
+    assert changed <= 19
     assert final <= 2
 
 
@@ -200,10 +200,10 @@ def test_an_entry_keyed_twice_never_changes_the_award() -> None:
 def test_an_entry_for_the_wrong_seat_is_rarely_a_final_wrong_award() -> None:
     """Each dealer entry of the 36 hands keyed in for the wrong seat (the next seat that makes entries). Most such
     hands cannot be refereed right from the entries alone; what matters is that their awards wait on the floor.
-    Of the 580, the award changes in 147 and is made as final in 2. Before the rules of 2026-11-26 it changed in
-    186 and was made as final in 82: now a replaced out-of-turn bet or raise and a seat entered as folded that acts
-    again with its cards are error flags, and a fold entered for another seat while the camera sees the seat to act
-    muck is taken as that seat's."""
+    Of the 580, the award changes in 142 and is never made as final. Before the rules of 2026-11-26 it changed in
+    186 and was made as final in 82: now a replaced out-of-turn bet or raise, a seat entered as folded that acts
+    again with its cards, and an entry still waiting when its round closes are error flags, and a fold entered for
+    another seat while the camera sees the seat to act muck is taken as that seat's."""
     import dataclasses
 
     def vary(items: list[Item]) -> Iterator[list[Item]]:
@@ -215,5 +215,5 @@ def test_an_entry_for_the_wrong_seat_is_rarely_a_final_wrong_award() -> None:
 
     changed, final, _, cases = _refereed_variants(vary)
     assert cases == 580
-    assert changed <= 147
-    assert final <= 2
+    assert changed <= 142
+    assert final == 0

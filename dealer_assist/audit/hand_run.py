@@ -152,6 +152,9 @@ class HandRun(ShowdownChecks):
     def _after(self, t: float, frame: int | None) -> None:
         """Key moments and the award once the hand reaches them."""
         hand = self.hand
+        if self._betting_round is not None and (hand.phase is not Phase.BETTING or hand.round != self._betting_round):
+            self._drop_stale(t, frame)
+        self._betting_round = hand.round if hand.phase is Phase.BETTING else None
         if self._last_phase is Phase.DEALING and hand.phase is not Phase.DEALING:
             self.outputs.append(KeyMoment("deal complete", t, frame))
         if self._last_phase is Phase.DRAWING and (hand.phase is not Phase.DRAWING or hand.draw != self._last_draw):
@@ -166,6 +169,21 @@ class HandRun(ShowdownChecks):
             self.outputs.append(AwardMade(step.award, step.uncontested, t, frame))
         self._last_phase, self._last_draw = hand.phase, hand.draw
 
+    def _drop_stale(self, t: float, frame: int | None) -> None:
+        """A betting round closed while a check, call, bet or raise entered during it still waited for its seat's turn:
+        the seat had had its say, so the entry was another seat's, keyed in for the wrong one, or a mistake. It is
+        dropped rather than carried into the next round as that seat's say; one that moved chips is an error flag
+        (the award waits on the floor). An entered fold still stands when its turn comes."""
+        for entry in [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"
+                      and p.action != "fold"]:
+            what = entry.action if entry.amount is None else f"{entry.action} to {entry.amount}"
+            chips = entry.action != "check"
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {what}, entered at {entry.t:.1f} "
+                       "s, waited for a turn the betting round closed without; it is dropped (it may have been another "
+                       "seat's say)" + ("; the chips in the pots may be wrong" if chips else ""), t, frame,
+                       severity=Severity.ERROR if chips else Severity.WARNING)
+            self.pending.remove(entry)
+
     def _flag_unapplied(self, t: float, frame: int | None) -> None:
         """Entries still waiting for a turn that never came when the pots are awarded: a bet, raise or call among
         them is chips the pots may lack, and a fold a seat the award may count in, so the floor must decide (an
@@ -174,7 +192,7 @@ class HandRun(ShowdownChecks):
             what = entry.action if entry.amount is None else f"{entry.action} to {entry.amount}"
             harmless = entry.action == "check"
             cost = "" if harmless else (
-                "; the seat's cards were followed to the showdown" if entry.action == "fold"
+                "; the award counts in a seat the dealer said folded" if entry.action == "fold"
                 else "; its chips are not in the pots")
             self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {what}, entered at "
                        f"{entry.t:.1f} s, never came due: no turn of the seat was left where it stands{cost}", t,

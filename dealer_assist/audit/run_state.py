@@ -57,6 +57,8 @@ class RunState:
         self._once: set[tuple[object, ...]] = set()
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
         """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
+        self._betting_round: int | None = None
+        """The betting round under way after the last input (None: none), to see one close."""
         self._last_phase = self.hand.phase
         self._last_draw = 0
         self.cards_seen = False
