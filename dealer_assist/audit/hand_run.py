@@ -5,7 +5,8 @@ camera does not see chips). Every input is checked; a flagged input is still fol
 table really went (see `deal`, `action_check`, `draw_check` and `showdown_check`), so one mistake
 raises one flag and later checks stay meaningful. Inputs that come before their turn wait in `pending` and are
 applied when their turn comes (a fold out of turn stands; an out-of-turn check, call or raise stands
-if it is still legal as entered, else it is dropped and the seat acts again).
+if it is still legal as entered, else it is dropped and the seat acts again; one still waiting when its betting
+round closes is dropped with a flag).
 """
 
 from __future__ import annotations
