@@ -175,27 +175,29 @@ class HandRun(ShowdownChecks):
         the seat had had its say, so the entry was another seat's, keyed in for the wrong one, or a mistake. It is
         dropped rather than carried into the next round as that seat's say; one that moved chips is an error flag
         (the award waits on the floor). An entered fold still stands when its turn comes."""
-        for entry in [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"
-                      and p.action != "fold"]:
-            what = entry.action if entry.amount is None else f"{entry.action} to {entry.amount}"
+        for entry in self._entries_left(folds=False):
             chips = entry.action != "check"
-            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {what}, entered at {entry.t:.1f} "
-                       "s, waited for a turn the betting round closed without; it is dropped (it may have been another "
-                       "seat's say)" + ("; the chips in the pots may be wrong" if chips else ""), t, frame,
-                       severity=Severity.ERROR if chips else Severity.WARNING)
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {entry.words}, entered at "
+                       f"{entry.t:.1f} s, waited for a turn the betting round closed without; it is dropped (it may "
+                       "have been another seat's say)" + ("; the chips in the pots may be wrong" if chips else ""), t,
+                       frame, severity=Severity.ERROR if chips else Severity.WARNING)
             self.pending.remove(entry)
+
+    def _entries_left(self, *, folds: bool) -> list[DealerAction]:
+        """The dealer's entries still waiting for their seat's turn, its folds among them or not."""
+        return [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"
+                and (folds or p.action != "fold")]
 
     def _flag_unapplied(self, t: float, frame: int | None) -> None:
         """Entries still waiting for a turn that never came when the pots are awarded: a bet, raise or call among
         them is chips the pots may lack, and a fold a seat the award may count in, so the floor must decide (an
         error flag, which holds the award); a check moves nothing (a warning)."""
-        for entry in [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"]:
-            what = entry.action if entry.amount is None else f"{entry.action} to {entry.amount}"
+        for entry in self._entries_left(folds=True):
             harmless = entry.action == "check"
             cost = "" if harmless else (
                 "; the award counts in a seat the dealer said folded" if entry.action == "fold"
                 else "; its chips are not in the pots")
-            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {what}, entered at "
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {entry.words}, entered at "
                        f"{entry.t:.1f} s, never came due: no turn of the seat was left where it stands{cost}", t,
                        frame, severity=Severity.WARNING if harmless else Severity.ERROR)
             self.pending.remove(entry)
@@ -247,18 +249,15 @@ class HandRun(ShowdownChecks):
     def _action(self, action: DealerAction, frame: int | None) -> None:
         """Follow an entry; when the seat's previous entry was in doubt (`_late_entry_of_taken`) and this one does
         not fit after it, that one was a late entry taken for a say in turn: an error flag, which holds the award."""
-        seat = action.seat
-        if action.source == "dealer":
+        seat, dealer = action.seat, action.source == "dealer"
+        if dealer:
             if self._repeated(action, self._last_entry):
                 return
             self._last_entry = action
-        doubt = self._doubted.pop(seat, None) if action.source == "dealer" else None
-        taken = self._taken.get(seat) if action.source == "dealer" and action.action in ("bet", "raise") else None
-        if taken is not None and self.hand.round > taken[1] + 1:
-            taken = None                                 # as for a late check or call: a round after at most
+        doubt = self._doubted.pop(seat, None) if dealer else None
+        taken = self._taken_in_reach(seat) if dealer and action.action in ("bet", "raise") else None
         flags = len(self.flags)
         self._follow_action(action, frame)
-        self._last_entry_round = self.hand.round if action.source == "dealer" else self._last_entry_round
         misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
         if not any(f.seat == seat and f.kind in misfit for f in self.flags[flags:]):
             return
@@ -280,14 +279,14 @@ class HandRun(ShowdownChecks):
         if last is None or (action.seat, action.action, action.amount) != (last.seat, last.action, last.amount):
             return False
         gap = action.t - last.t
-        if hand.phase is Phase.BETTING and hand.round == self._last_entry_round:
+        # Nothing moved the hand since `last` (a table event would have cleared it): it is as `last` left it.
+        if hand.phase is Phase.BETTING:
             if gap > REPEAT_S or hand.actor == action.seat:
                 return False
         elif gap > BOUNCE_S:                    # the round closed: the same say may open the next (a pat draw)
             return False
-        self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"seat {action.seat}'s {action.action}"
-                   f"{'' if action.amount is None else f' to {action.amount}'} was entered twice in a row; the second "
-                   "is taken as the same key pressed twice and not applied", action.t, None)
+        self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"seat {action.seat}'s {action.words} was entered twice in "
+                   "a row; the second is taken as the same key pressed twice and not applied", action.t, None)
         return True
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
@@ -361,10 +360,18 @@ class HandRun(ShowdownChecks):
             if (old.action, old.amount) == (action.action, action.amount) or not {old.action, action.action} & {
                     "bet", "raise"}:
                 continue
-            said = old.action if old.amount is None else f"{old.action} to {old.amount}"
-            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {said}, entered at {old.t:.1f} s before "
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {old.words}, entered at {old.t:.1f} s before "
                        f"its turn, is replaced by its {action.action} before that turn came; one of the two may have "
                        "been another seat's say", action.t, frame, severity=Severity.ERROR)
+
+    def _taken_in_reach(self, seat: int) -> tuple[str, int] | None:
+        """What `seat` was taken to do for an entry never made, and in which round, while that entry may still come
+        late (up to the betting round after); past that it is forgotten."""
+        taken = self._taken.get(seat)
+        if taken is not None and self.hand.round > taken[1] + 1:
+            del self._taken[seat]
+            return None
+        return taken
 
     def _late_entry_of_taken(self, action: DealerAction) -> bool:
         """Is `action` the check or call a seat was taken to make (`_take_missing`), entered late? It is when it
@@ -372,11 +379,8 @@ class HandRun(ShowdownChecks):
         betting round after the one it was taken in; it is then spent. When it can stand now it does, but stays in
         doubt: if the seat's next entry does not fit, it was the late one (see `_action`)."""
         hand, seat = self.hand, action.seat
-        taken = self._taken.get(seat)
+        taken = self._taken_in_reach(seat)
         if taken is None or action.action not in ("check", "call"):
-            return False
-        if hand.round > taken[1] + 1:
-            del self._taken[seat]
             return False
         # A "call" facing no bet would stand as a check, but a call the seat was taken to make explains it better.
         now = hand.can_call(seat) if action.action == "call" else hand.can_check(seat)
@@ -488,7 +492,7 @@ class HandRun(ShowdownChecks):
         """The seat to act mucks (the camera saw it) with no fold entered for it, while a fold entered for another
         seat waits out of turn, that seat's cards still in front of it: the entry was this fold, keyed in for the
         wrong seat. It is dropped with a flag, instead of folding a seat whose cards stay (a wrong pot)."""
-        entered = [p for p in self.pending if isinstance(p, DealerAction) and p.source == "dealer"]
+        entered = self._entries_left(folds=True)
         if any(p.seat == ev.seat and p.action == "fold" for p in entered):
             return
         for entry in entered:

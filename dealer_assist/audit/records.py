@@ -56,6 +56,11 @@ class DealerAction:
         if self.action in ("bet", "raise") and (self.amount is None or self.amount <= 0):
             raise DealerAssistError(f"a {self.action} needs a positive amount (the total bet to), got {self.amount}")
 
+    @property
+    def words(self) -> str:
+        """The entry as a flag message names it: "call", "raise to 8"."""
+        return self.action if self.amount is None else f"{self.action} to {self.amount}"
+
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "action": self.action, "amount": self.amount, "t": self.t, "source": self.source}
 

@@ -42,9 +42,8 @@ class RunState:
         """Seats taken to have checked or called for an entry never made, with what they were taken to do and in
         which betting round, until that entry comes late (see `HandRun._late_entry_of_taken`)."""
         self._last_entry: DealerAction | None = None
-        self._last_entry_round = -1
-        """The dealer's entry before this one and the betting round the hand was in after it (a repeat of it out of
-        turn, the round still open, is a key pressed twice)."""
+        """The dealer's entry before this one, while no table event came since (a repeat of it is a key pressed
+        twice)."""
         self._doubted: dict[int, DealerAction] = {}
         """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
         round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""

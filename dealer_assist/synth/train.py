@@ -362,13 +362,14 @@ def _classifier_module() -> Any:
             if arch not in CLASSIFIER_ARCHS:
                 raise DealerAssistError(f"unknown classifier arch {arch!r}; accepted: {', '.join(CLASSIFIER_ARCHS)}")
             c0, c1, c2, c3 = CLASSIFIER_ARCHS[arch]
+            cells = 4 if arch in SPATIAL_HEAD else 1       # the last map's side the head reads
             stem = [block(3, c1, stride=2)] if c0 is None else [block(3, c0), block(c0, c1, stride=2)]
             self.features = nn.Sequential(
                 *stem, block(c1, c1), nn.MaxPool2d(2),
                 block(c1, c2), block(c2, c2), nn.MaxPool2d(2),
-                block(c2, c3), nn.AdaptiveAvgPool2d(4 if arch in SPATIAL_HEAD else 1), nn.Flatten(),
+                block(c2, c3), nn.AdaptiveAvgPool2d(cells), nn.Flatten(),
             )
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(c3 * (16 if arch in SPATIAL_HEAD else 1), 13 + 4 + 1))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(c3 * cells * cells, 13 + 4 + 1))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             out: torch.Tensor = self.head(self.features(x))
