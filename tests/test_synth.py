@@ -140,6 +140,26 @@ def test_face_down_cards_are_also_dealt_in_rows() -> None:
     assert rows >= 4, rows
 
 
+def _seat_backs(truth: SceneTruth) -> list[list[ObjectTruth]]:
+    seats: dict[str, list[ObjectTruth]] = {}
+    for o in truth.objects:
+        if o.kind == "card_back" and o.zone.startswith("seat:"):
+            seats.setdefault(o.zone, []).append(o)
+    return [backs for backs in seats.values() if len(backs) >= 3]
+
+
+def test_face_down_layout_shares_decide_how_backs_lie() -> None:
+    """`face_down_layouts` (training data with more dealt rows): all rows, or all squared piles."""
+    gaps: dict[tuple[float, float, float], list[float]] = {(0.0, 0.0, 1.0): [], (1.0, 0.0, 0.0): []}
+    for shares, seen in gaps.items():
+        for seed in range(8):
+            truth = render_scene(seed, "train", SceneOptions(size=SMALL, phase="deal", face_down_layouts=shares)).truth
+            seen += [_row_gap_cm(backs) for backs in _seat_backs(truth)]
+    rows, piles = gaps[(0.0, 0.0, 1.0)], gaps[(1.0, 0.0, 0.0)]
+    assert len(rows) >= 4 and len(piles) >= 4, (rows, piles)
+    assert min(rows) >= 2.0 and max(piles) < 1.2, (rows, piles)  # rows step 2.4 to 3.8 cm, both jittered
+
+
 def test_tilted_camera_keeps_the_table_plane() -> None:
     profile = oval_profile(9)
     cam = make_camera(list(profile.outline), SMALL, tilt_deg=30, tilt_dir_deg=40, roll_deg=125)

@@ -187,3 +187,62 @@ def test_the_recipe_ships_its_face_up_bar_in_the_manifest(tmp_path: Path, monkey
     assert bars == [0.65]
     assert load_manifest(tmp_path).card_threshold == 0.65
     assert train.TrainConfig().card_threshold > 0.5  # precision first: a misread goes into an award
+
+
+def test_face_down_layouts_reach_the_recipe_and_bad_shares_are_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    seen: list[tuple[float, float, float]] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.face_down_layouts) or {})
+    assert CliRunner().invoke(train, ["--face-down-layouts", "0.2,0.2,0.6"]).exit_code == 0
+    assert seen == [(0.2, 0.2, 0.6)]
+    assert train_mod.TrainConfig(face_down_layouts=(0.2, 0.2, 0.6)).data_key() != train_mod.TrainConfig().data_key()
+    for bad in ("0.5,0.5", "0.5,0.5,0.5", "a,b,c", "-0.2,0.6,0.6"):
+        refused = CliRunner().invoke(train, ["--face-down-layouts", bad])
+        assert refused.exit_code == 2 and "not three shares summing to 1" in refused.output, bad
+    assert len(seen) == 1
+
+
+def test_stop_after_data_renders_the_tiles_and_trains_nothing(tmp_path: Path) -> None:
+    from dealer_assist.synth import train as train_mod
+
+    cfg = train_mod.TrainConfig(data=tmp_path / "data", out=tmp_path / "out", images=1, val_images=1, workers=1,
+                                face_down_layouts=(0.0, 0.0, 1.0), stop_after="data")
+    result = train_mod.run(cfg, lambda msg: None)
+    root = Path(result["data"])
+    assert root.parent == tmp_path / "data" and root.name == cfg.data_key()
+    assert (root / "data.yaml").is_file() and (root / "crops.npz").is_file()
+    assert any((root / "images" / "train").iterdir())
+    assert not any((tmp_path / "out").iterdir())  # no model, no manifest
+
+
+def test_a_rendered_set_named_directly_is_used_where_it_now_lies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiles copied to a GPU machine: their key differs there (no Debian decks), and data.yaml named the old folder.
+    Stopping after the detector, the crops may be left behind."""
+    from dealer_assist.errors import DealerAssistError
+    from dealer_assist.synth import train as train_mod
+
+    moved = tmp_path / "copied"
+    (moved / "images" / "train").mkdir(parents=True)
+    (moved / "data.yaml").write_text("path: /somewhere/else/d86b64a108\ntrain: images/train\n")
+    seen: dict[str, Path] = {}
+
+    def fake_train_detector(cfg: train_mod.TrainConfig, data_yaml: Path, log: object) -> Path:
+        seen["yaml"] = data_yaml
+        ckpt = tmp_path / "best.pt"
+        ckpt.write_bytes(b"pt")
+        return ckpt
+
+    monkeypatch.setattr(train_mod, "train_detector", fake_train_detector)
+    cfg = train_mod.TrainConfig(data=moved, out=tmp_path / "out", stop_after="detector")
+    result = train_mod.run(cfg, lambda msg: None)
+    assert seen["yaml"] == moved / "data.yaml"
+    assert f"path: {moved.resolve()}\n" in (moved / "data.yaml").read_text()
+    assert (tmp_path / "out" / "cards-detector.pt").read_bytes() == b"pt"
+    assert not (tmp_path / "out" / "cards.json").exists() and result["data"] == str(moved)
+    with pytest.raises(DealerAssistError, match="unknown stage to stop after 'export'; accepted: , data, detector"):
+        train_mod.run(train_mod.TrainConfig(data=moved, out=tmp_path / "out", stop_after="export"), lambda m: None)

@@ -30,6 +30,18 @@ def continue_settings(folder: Path) -> dict[str, Any]:
     return extra
 
 
+def layout_shares(text: str) -> tuple[float, float, float]:
+    """--face-down-layouts "0.2,0.2,0.6" -> (0.2, 0.2, 0.6); a one-line error unless three shares summing to 1."""
+    try:
+        shares = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        shares = ()
+    if len(shares) != 3 or min(shares) < 0 or abs(sum(shares) - 1) > 1e-6:
+        raise click.BadParameter(f"{text!r} is not three shares summing to 1 (pile, fan, dealt row), "
+                                 "such as 0.4,0.3,0.3", param_hint="--face-down-layouts")
+    return shares[0], shares[1], shares[2]
+
+
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where the models and cards.json go (default: the repository's models/).")
@@ -51,7 +63,8 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--batch", type=int, default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
 @click.option("--threads", type=int, default=_D.threads, show_default=True, help="CPU threads for training.")
-@click.option("--workers", type=int, default=_D.workers, show_default=True, help="Processes rendering scenes.")
+@click.option("--workers", type=int, default=_D.workers, show_default=True,
+              help="Processes rendering scenes (and, on a GPU, loading tiles).")
 @click.option("--seed", type=int, default=_D.seed, show_default=True)
 @click.option("--reuse", default="", help="Comma list of stages to take from --out instead of training: "
               "detector (cards-detector.pt), classifier (cards-classifier.onnx); export and evaluation still run.")
@@ -61,11 +74,18 @@ def continue_settings(folder: Path) -> dict[str, Any]:
 @click.option("--runs", type=click.Path(path_type=Path), default=None,
               help="Training runs folder (default runs/train).")
 @click.option("--data", type=click.Path(path_type=Path), default=None,
-              help="Rendered data folder (default datasets/cards); reused when the data settings match.")
+              help="Rendered data folder (default datasets/cards); reused when the data settings match. "
+              "A folder holding data.yaml is one rendered set, used as it is (as copied to a GPU machine).")
+@click.option("--face-down-layouts", "face_down_layouts", default=",".join(map(str, _D.face_down_layouts)),
+              show_default=True, help="Shares of a seat's face-down cards drawn as a squared pile, a loose fan and "
+              "a dealt row (three numbers summing to 1).")
+@click.option("--stop-after", "stop_after", type=click.Choice(["data", "detector"]), default=None,
+              help="Stop after rendering the data, or after training the detector checkpoint (copied to --out; "
+              "then `--reuse detector` exports, quantizes and evaluates it): for training on a GPU machine.")
 def train(out: Path | None, images: int, close_ups: int, val_images: int, heldout_images: int, epochs: int,
           hours: float, classifier_epochs: int, classifier_arch: str, art_crops: int, batch: int, device: str,
           threads: int, workers: int, seed: int, reuse: str, continue_from: Path | None, runs: Path | None,
-          data: Path | None) -> None:
+          data: Path | None, face_down_layouts: str, stop_after: str | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
@@ -76,7 +96,8 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
                       epochs=epochs, hours=hours, classifier_epochs=classifier_epochs,
                       classifier_arch=classifier_arch, art_crops=art_crops,
                       batch=batch, device=device, threads=threads, workers=workers, seed=seed,
-                      skip=tuple(s.strip() for s in reuse.split(",") if s.strip()))
+                      skip=tuple(s.strip() for s in reuse.split(",") if s.strip()),
+                      face_down_layouts=layout_shares(face_down_layouts), stop_after=stop_after or "")
     if continue_from is not None:
         cfg.extra.update(continue_settings(continue_from))
     if out is not None:

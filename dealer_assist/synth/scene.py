@@ -62,6 +62,8 @@ class SceneOptions:
     hands: bool = True
     profile: TableProfile | None = None
     view_half_cm: tuple[float, float] = (30.0, 75.0)  # a close view's half width, table cm (a photo of a spot)
+    # How a seat's face-down cards lie: shares of a squared pile, a loose fan and a dealt row (they sum to 1).
+    face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)
 
 
 @dataclass(frozen=True)
@@ -239,8 +241,10 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
             flat += spread_placements(cards, (float(spot[0]), float(spot[1])), facing, zone, rng, card_w, face_up=True)
         else:
             layout = rng.random()  # squared pile, loose fan or dealt row
+            pile_share, fan_share, _ = opts.face_down_layouts
             flat += spread_placements(cards, (float(spot[0]), float(spot[1])), facing, zone, rng, card_w,
-                                      face_up=False, squared=layout < 0.4, dealt_row=layout >= 0.7)
+                                      face_up=False, squared=layout < pile_share,
+                                      dealt_row=layout >= pile_share + fan_share)
             if state == "exposed" and pile:
                 c = take(1)[0]
                 xy = spot + _dir(facing) * float(rng.uniform(6, 12)) + rng.normal(0, 1.5, 2)

@@ -101,6 +101,10 @@ class TrainConfig:
     workers: int = 2  # processes rendering scenes
     art_crops: int = 60000  # classifier crops drawn straight from card art (training designs and font decks)
     empty_tile_keep: float = 0.15
+    # Shares of a seat's face-down cards drawn as a squared pile, a loose fan and a dealt row
+    # (`SceneOptions.face_down_layouts`); more dealt rows teach the detector to count a pitched row.
+    face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)
+    stop_after: str = ""  # "data": render the data and stop; "detector": train the detector checkpoint and stop
     quantize: bool = True  # the app runs an int8 copy of the detector (about 2x faster on the CPU)
     calibration_frames: int = 16
     skip: tuple[str, ...] = ()  # stages to skip when their outputs exist: "data", "detector", "classifier"
@@ -112,9 +116,14 @@ class TrainConfig:
 
         parts = [self.images, self.close_ups, self.val_images, self.imgsz, self.work_long_side, self.classifier_size,
                  self.crop_scale, self.seed, self.empty_tile_keep, ds.INDEX_GROW, ds.MIN_CROP_PX,
-                 sorted(designs_for("train", "face")), sorted(designs_for("train", "back")), renderer_key()]
+                 sorted(designs_for("train", "face")), sorted(designs_for("train", "back")), renderer_key(),
+                 list(self.face_down_layouts)]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
+
+STOP_AFTER = ("", "data", "detector")
+"""Where `run` may stop: at the end (""), after rendering the data, or after training the detector checkpoint
+(the GPU part; a machine with a GPU but without the renderer's OpenCV or card art trains on copied tiles)."""
 
 # Seeds: training scenes 1_000_000 + i, close-up training scenes 1_500_000 + i, validation 2_000_000 + i,
 # held-out 3_000_000 + i.
@@ -126,10 +135,12 @@ views (30 to 75 cm) never show a chip or card as large as this, and the full-sca
 as the full-scale read is meant to leave them to the shrunk read."""
 
 
-def render(seed: int, split: str, close_up: bool = False) -> tuple[np.ndarray[Any, Any], SceneTruth]:
+def render(seed: int, split: str, close_up: bool = False,
+           face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)) -> tuple[np.ndarray[Any, Any], SceneTruth]:
     from dealer_assist.synth.scene import SceneOptions, render_scene
 
-    options = SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW) if close_up else None
+    options = (SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW, face_down_layouts=face_down_layouts)
+               if close_up else SceneOptions(face_down_layouts=face_down_layouts))
     scene = render_scene(seed, split, options)  # type: ignore[arg-type]
     return scene.image, scene.truth
 
@@ -144,16 +155,16 @@ def heldout_scenes(n: int, seed0: int = HELDOUT_SEED0) -> Iterator[tuple[np.ndar
 # Stage 1: data
 
 
-SceneJob = tuple[int, str, int, int, int, float, int, float, bool]
+SceneJob = tuple[int, str, int, int, int, float, int, float, bool, tuple[float, float, float]]
 
 
 def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray[Any, Any], list[int], str]:
     """Render one scene and cut its tiles and crops (run in a worker process)."""
-    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up = job
+    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up, layouts = job
     cv2.setNumThreads(1)
     rng = np.random.default_rng([base_seed, seed])
     try:
-        image, truth = render(seed, split, close_up)
+        image, truth = render(seed, split, close_up, layouts)
     except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
         return seed, [], np.zeros((0, crop_size, crop_size, 3), np.uint8), [], f"{type(exc).__name__}: {exc}"[:200]
     tiles = []
@@ -174,6 +185,12 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    if (cfg.data / "data.yaml").is_file():
+        # A rendered set named directly, as copied to a GPU machine (its key would differ there: the Debian decks
+        # are not installed); the crops may have been left behind, as training the detector needs only the tiles.
+        log(f"data: using {cfg.data} as rendered")
+        _write_data_yaml(cfg.data / "data.yaml")  # the folder has moved
+        return cfg.data / "data.yaml", cfg.data / "crops.npz"
     root = cfg.data / cfg.data_key()
     yaml = root / "data.yaml"
     crops_path = root / "crops.npz"
@@ -196,7 +213,8 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
             if split == "train":
                 seeds += [(CLOSE_TRAIN_SEED0 + i, True) for i in range(cfg.close_ups)]
             jobs: list[SceneJob] = [(seed, "train", cfg.imgsz, cfg.work_long_side, cfg.classifier_size,
-                                     cfg.crop_scale, cfg.seed, 1.0 if close else cfg.empty_tile_keep, close)
+                                     cfg.crop_scale, cfg.seed, 1.0 if close else cfg.empty_tile_keep, close,
+                                     cfg.face_down_layouts)
                                     for seed, close in seeds]  # a close-up's unlabelled tiles are its lesson
             n_tiles = 0
             for done, (seed, tiles, x, y, err) in enumerate(pool.map(_scene_data, jobs, chunksize=1), start=1):
@@ -212,11 +230,16 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
                     n_crops = sum(len(v) for v in crops[f"y_{split}"])
                     log(f"data: {split} {done}/{len(jobs)} scenes, {n_tiles} tiles, {n_crops} crops, "
                         f"{time.time() - t0:.0f}s")
-    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(ds.DETECTOR_CLASSES))
-    yaml.write_text(f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    _write_data_yaml(yaml)
     arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in crops.items()}
     np.savez(crops_path, **arrays)
     return yaml, crops_path
+
+
+def _write_data_yaml(yaml: Path) -> None:
+    """Ultralytics' dataset file for the tiles beside it (an absolute path: Ultralytics reads it from its cwd)."""
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(ds.DETECTOR_CLASSES))
+    yaml.write_text(f"path: {yaml.parent.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
 
 
 def classifier_faces() -> tuple[str, ...]:
@@ -298,7 +321,8 @@ def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
     model = yolo(str(init) if init else str(yaml_path), task="detect")
     args: dict[str, Any] = dict(
         data=str(data_yaml), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, device=cfg.device,
-        workers=1 if cfg.device == "cpu" else 4, seed=cfg.seed, deterministic=True, amp=False, plots=False,
+        workers=1 if cfg.device == "cpu" else max(4, cfg.workers), seed=cfg.seed, deterministic=True,
+        amp=False, plots=False,
         project=str(run_dir), name="detector", exist_ok=True, verbose=False,
         pretrained=str(init) if init else False,
         cache="ram", patience=0, close_mosaic=2, fliplr=0.5, flipud=0.5, degrees=0.0,
@@ -542,8 +566,13 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     cls_onnx = cfg.out / "cards-classifier.onnx"
     reuse_det = "detector" in cfg.skip and ckpt_out.is_file()
     reuse_cls = "classifier" in cfg.skip and cls_onnx.is_file()
+    if cfg.stop_after not in STOP_AFTER:
+        raise DealerAssistError(f"unknown stage to stop after {cfg.stop_after!r}; accepted: {', '.join(STOP_AFTER)}")
     data_yaml, scene_crops = build_data(cfg, log) if not (reuse_det and reuse_cls) else (Path(), Path())
-    crops = build_classifier_data(cfg, scene_crops, log) if not reuse_cls else Path()
+    if cfg.stop_after == "data":
+        log(f"data: {data_yaml.parent} (stopping after the data)")
+        return {"data": str(data_yaml.parent)}
+    crops = build_classifier_data(cfg, scene_crops, log) if not (reuse_cls or cfg.stop_after) else Path()
     t_data = time.time() - t0
     if reuse_det:
         log(f"detector: reusing {ckpt_out}")
@@ -552,6 +581,9 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
         ckpt = train_detector(cfg, data_yaml, log)
         shutil.copyfile(ckpt, ckpt_out)
     t_det = time.time() - t0 - t_data
+    if cfg.stop_after == "detector":  # export, quantization and evaluation then run elsewhere (`--reuse detector`)
+        log(f"detector: {ckpt_out} (stopping after the detector)")
+        return {"data": str(data_yaml.parent), "timings_s": {"data": round(t_data), "detector": round(t_det)}}
     imgsz = (-(-cfg.work_long_side * 9 // 16 // 32) * 32, cfg.work_long_side)  # 1280 -> (736, 1280)
     det_onnx = export_detector(cfg, ckpt_out, cfg.out / "cards-detector.onnx", imgsz)
     finalize_onnx(det_onnx, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES)})
