@@ -3,8 +3,9 @@
 # Ultralytics, and takes at most 64 MiB of files along (see models/README.md, "Training on a GPU machine").
 #
 #   here:        bash installer/gpu_round.sh pack DATA_DIR [MiB]   tiles of one rendered set -> .gpu/data, wheels -> .whl
-#   GPU machine: bash installer/gpu_round.sh train OUT_DIR HOURS [scratch]  -> OUT_DIR/cards-detector.pt, results.csv
-#                (from the shipped detector in models/, or with "scratch" from the model yaml)
+#   GPU machine: bash installer/gpu_round.sh train OUT_DIR HOURS [scratch | FOLDER]  -> OUT_DIR/cards-detector.pt
+#                (from the shipped detector in models/, from the cards-detector.pt in another folder named,
+#                or with "scratch" from the model yaml)
 #   here:        dealer-assist train --out OUT_DIR --reuse detector,classifier ...  (export, int8, evaluation)
 #
 # DATA_DIR is one rendered set (`dealer-assist train --stop-after data` writes datasets/cards/<key>/). Tiles are
@@ -78,7 +79,7 @@ train() {
     export PYTHONPATH="$site:$PWD" YOLO_OFFLINE=1
     local data=/tmp/gpu-round-data-$$
     mkdir -p "$data" && tar -C "$data" -xzf .gpu/data.tar.gz
-    local from=(--continue-from models)
+    local from=(--continue-from "$start")
     [ "$start" = scratch ] && from=()
     "$python" -c "from dealer_assist.cli import main; main()" train --data "$data/data" --stop-after detector \
         "${from[@]}" --out "$out" --runs "$runs" --hours "$hours" \
@@ -89,5 +90,5 @@ train() {
 case "${1:-}" in
     pack) shift; pack "$@" ;;
     train) shift; train "$@" ;;
-    *) echo "usage: $0 pack DATA_DIR [MiB] | train OUT_DIR HOURS [scratch]" >&2; exit 2 ;;
+    *) echo "usage: $0 pack DATA_DIR [MiB] | train OUT_DIR HOURS [scratch | FOLDER]" >&2; exit 2 ;;
 esac

@@ -18,7 +18,7 @@ FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
            "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
 
 
-# The shipped models were trained on a short CPU budget and read few face-up cards (models/README.md),
+# The shipped models were trained on a short budget (CPU rounds, then 450 s on a GPU) and read few face-up cards,
 # so this end-to-end check is a strict expected failure: it must start passing, and lose this mark, once a
 # properly trained detector ships. One case only, to keep CI short while it fails.
 @pytest.mark.xfail(reason="shipped models read few face-up cards: extra flags (CPU-budget training)", strict=True)
