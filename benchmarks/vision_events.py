@@ -208,6 +208,11 @@ def main() -> None:
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
                 loops[0].finish(video.frames / sim.fps)
                 outcomes.append(award_outcome(sim, loops[0].referee))
+                if args.verbose:  # why an award was not made, or made provisional: the last hand's open flags
+                    last = loops[0].referee.hands[-1] if loops[0].referee.hands else None
+                    print(f"#   {g} seed {s}: award {outcomes[-1]}")
+                    for f in (last.flags if last is not None else ()):
+                        print(f"#     {f.severity} {f.kind} seat {f.seat}: {f.message}")
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)
     if outcomes:
         # Through the detector, how often the hand's award is the one its true events give: "none" is a hand the

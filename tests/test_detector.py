@@ -370,3 +370,30 @@ def test_at_most_max_index_corners_are_read_the_best_scored() -> None:
                           1.5, common.Thresholds(max_index=3))
     assert read == [3, 3 * 3]  # three corners upright, then each turned three more ways
     assert sorted(out.confidence.tolist()) == pytest.approx([0.7, 0.8, 0.9])  # the three best-scored
+
+
+def test_a_back_box_over_face_up_reads_or_smaller_than_their_corners_is_dropped() -> None:
+    """Close views: a face-up spread read as one large `back` at the shrunk scale, and a pip read as a small one."""
+    img = np.zeros((900, 1600, 3), np.uint8)
+    corners = np.array([[100, 100, 160, 180], [200, 120, 260, 200], [1200, 100, 1260, 180]], np.float32)
+    spread = [60, 60, 420, 500]       # holds the first two reads' centres
+    pip = [300, 300, 350, 350]        # 50 px, under the reads' 80 px corner boxes
+    card = [700, 100, 950, 450]       # a face-down card beside them: 350 px
+    one_read = [1150, 50, 1500, 500]  # holds one read's centre: a face-up card lying on a face-down one, kept
+    xyxy = np.array([*corners, spread, pip, card, one_read], np.float32)
+    scores = np.array([0.9, 0.9, 0.9, 0.5, 0.5, 0.5, 0.5], np.float32)
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(blob), 53), np.float32)
+        out[np.arange(len(blob)), np.arange(len(blob)) % 3] = 1.0  # three cards
+        return out
+
+    out = common.assemble(img, xyxy, scores, np.array([0, 0, 0, 1, 1, 1, 1], np.int64),
+                          ("index", "back", "button"), classify, 32, 1.5, common.Thresholds())
+    backs = out.xyxy[np.asarray(out.labels) == "back"].tolist()
+    assert len(out) == 5 and len(set(out.labels) - {"back"}) == 3
+    assert sorted(backs) == sorted([card, one_read])
+    # with no face-up read there is nothing to measure a back against: all stand
+    only = common.assemble(img, xyxy[3:], scores[3:], np.ones(4, np.int64), ("index", "back", "button"), classify,
+                           32, 1.5, common.Thresholds())
+    assert only.labels == ["back"] * 4

@@ -363,8 +363,33 @@ def assemble(
     boxes = np.stack(out_boxes).astype(np.float32)
     conf = np.array(out_conf, dtype=np.float32)
     ids = np.array(out_ids, dtype=np.int64)
-    keep = _one_deck(ids, conf)
+    keep = [i for i in _one_deck(ids, conf) if i not in _backs_on_faces(boxes, ids)]
     return Detections.from_boxes(boxes[keep], conf[keep], ids[keep])
+
+
+SPREAD_READS = 2
+"""A `back` box holding the centres of this many face-up reads is a spread of face-up cards (a close view's court
+pictures and pips read at the shrunk scale), not a face-down card, whose face shows no index."""
+BACK_PER_INDEX = 1.0
+"""A whole card is about 2.7 times as long as its (grown) index box; a `back` box shorter than this many times the
+face-up reads' median index box is a pip or a chip print, not a card (close views: a diamond pip read as a back)."""
+
+
+def _backs_on_faces(boxes: FloatArray, ids: npt.NDArray[np.int64]) -> set[int]:
+    """Rows of `back` boxes that the face-up reads beside them show are no face-down card (see SPREAD_READS and
+    BACK_PER_INDEX); none where nothing face-up was read."""
+    faces = np.flatnonzero(ids < BACK_ID)
+    if not len(faces):
+        return set()
+    centres = (boxes[faces, :2] + boxes[faces, 2:]) / 2
+    index_side = float(np.median(np.maximum(boxes[faces, 2] - boxes[faces, 0], boxes[faces, 3] - boxes[faces, 1])))
+    out: set[int] = set()
+    for i in np.flatnonzero(ids == BACK_ID).tolist():
+        x0, y0, x1, y1 = (float(v) for v in boxes[i])
+        inside = (centres[:, 0] > x0) & (centres[:, 0] < x1) & (centres[:, 1] > y0) & (centres[:, 1] < y1)
+        if int(inside.sum()) >= SPREAD_READS or max(x1 - x0, y1 - y0) < BACK_PER_INDEX * index_side:
+            out.add(i)
+    return out
 
 
 def _one_deck(ids: npt.NDArray[np.int64], conf: FloatArray) -> list[int]:
