@@ -858,3 +858,24 @@ def test_a_full_discard_confirmed_late_is_refereed_in_time_order() -> None:
     assert referee.prompt.phase == "drawing" and referee.run is not None and referee.run.hand.draw == 2
     replayed = Referee.replay(table(rules), referee.inputs)
     assert [h.flags for h in replayed.hands] == [h.flags for h in referee.hands]
+
+
+def test_a_live_hand_drawing_at_the_showdown_holds_the_award() -> None:
+    """Every betting round entered, then seat 3 discards and draws at the showdown: the table had a draw the entries
+    did not give the referee, so the chips it followed may be wrong. An error flag holds the award (a warning
+    before); a folded seat's cards going in stay a warning."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
+    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
+    betting = list(s.items)
+    clean = run(Script(items=list(betting)).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather())
+    assert not clean.flags and not clean.hands[0].awards[-1].provisional
+    referee = run(s.draw(3, 1).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather())
+    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
+    assert [(f.kind, f.seat) for f in errors] == [(FlagKind.UNEXPECTED_EVENT, 3)]
+    assert "after the last draw, at the showdown" in errors[0].message
+    hand = referee.hands[0]
+    assert hand.awards[-1].award.totals == clean.hands[0].awards[-1].award.totals and hand.awards[-1].provisional
+    folded = run(Script(items=list(betting)).discard(1, 4).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather())
+    assert folded.flags and all(f.severity is not Severity.ERROR for f in folded.flags)

@@ -65,8 +65,15 @@ class DrawChecks(RunState):
         if hand.phase is Phase.BETTING and seat in hand.in_hand():
             return                                    # after the last draw: the hand's cards going in
         if hand.phase is not Phase.DRAWING or seat not in self._draw_seats():
-            self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} outside its draw "
-                       f"({hand.phase})", ev.t, ev.frame, severity=Severity.WARNING)
+            if hand.phase is Phase.SHOWDOWN and seat in hand.in_hand():
+                # A live hand drawing after the last draw: the table had a draw or a betting round more than the
+                # entries gave the referee, so the chips it followed, and the award, may be wrong.
+                self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} after the last draw, "
+                           "at the showdown: the table is a draw or a betting round past the entries, so the chips "
+                           "in the pots may be wrong", ev.t, ev.frame, severity=Severity.ERROR)
+            else:
+                self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat} discarded {ev.count} outside its draw "
+                           f"({hand.phase})", ev.t, ev.frame, severity=Severity.WARNING)
             return
         if (self.rules.draw_procedure == "discard_then_replace" and not hand.replaced_any
                 and hand.next_discarder is not None and seat not in self._declared):

@@ -285,8 +285,16 @@ class HandRun(ShowdownChecks):
                 return False
         elif gap > BOUNCE_S:                    # the round closed: the same say may open the next (a pat draw)
             return False
-        self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"seat {action.seat}'s {action.words} was entered twice in "
-                   "a row; the second is taken as the same key pressed twice and not applied", action.t, None)
+        said = f"seat {action.seat}'s {action.words} was entered twice in a row; the second is taken as the same key " \
+               "pressed twice and not applied"
+        taken = self._taken_in_reach(action.seat)
+        # Or it is the say the seat was taken to make, entered late; when it is another say, the chips are wrong.
+        if taken is not None and taken[0] != action.action:
+            self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, f"{said}, but seat {action.seat} was taken to "
+                       f"{taken[0]} earlier for an entry never made: if this is that say, entered late, the chips in "
+                       "the pots are wrong", action.t, None, severity=Severity.ERROR)
+        else:
+            self._flag(FlagKind.UNEXPECTED_EVENT, action.seat, said, action.t, None)
         return True
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
