@@ -551,8 +551,8 @@ def test_a_muck_before_the_first_shower_gathered_its_cards_holds_the_award() -> 
     an error, so the award waits on the floor."""
     s = Script().deal_all(ORDER)
     s.act(3, "call").act(1, "fold").act(2, "check")
-    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check").act(2, "check").act(3, "check")
-    s.act(2, "bet", 4).act(3, "call")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
+    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
     referee = run(s.fold(3).gather())
     errors = [f for f in referee.flags if f.severity is Severity.ERROR]
     assert [(f.kind, f.seat) for f in errors] == [(FlagKind.SHOW_OUT_OF_ORDER, 2)]
@@ -879,3 +879,21 @@ def test_a_live_hand_drawing_at_the_showdown_holds_the_award() -> None:
     assert hand.awards[-1].award.totals == clean.hands[0].awards[-1].award.totals and hand.awards[-1].provisional
     folded = run(Script(items=list(betting)).discard(1, 4).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather())
     assert folded.flags and all(f.severity is not Severity.ERROR for f in folded.flags)
+
+
+@pytest.mark.parametrize(("entry", "severity"), [(("bet", 4), Severity.ERROR), (("call", None), Severity.ERROR),
+                                                 (("check", None), Severity.WARNING)])
+def test_chips_entered_at_the_showdown_hold_the_award(entry: tuple[str, int | None], severity: Severity) -> None:
+    """Every betting round entered, then seat 3's bet (or call) is keyed in while the hands are being shown: a betting
+    round the entries had not given the referee, so its pots may be wrong and the award waits on the floor. A check
+    moves no chips: a warning, as before."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")
+    s.act(2, "bet", 4).act(3, "call")
+    referee = run(s.show(2, "Ac 2d 3h 4s").act(3, entry[0], entry[1]).show(3, "Kc Qd 9h 8s").gather())
+    late = [f for f in referee.flags if f.seat == 3 and f.kind is FlagKind.ACTION_OUT_OF_TURN]
+    assert [f.severity for f in late] == [severity]
+    assert referee.hands[0].awards[-1].provisional == (severity is Severity.ERROR)
+    if severity is Severity.ERROR:
+        assert "at the showdown" in late[0].message and "chips in the pots may be wrong" in late[0].message

@@ -140,13 +140,13 @@ def test_an_entry_made_two_places_late_is_never_a_silent_wrong_award_more_often_
 
 
 def test_an_entry_made_three_places_late_is_rarely_a_final_wrong_award() -> None:
-    """Three places late (a say keyed in after three more): of 472 moves, 68 change the award and 3 are made as final
-    (2026-11-26; 4 before a live hand drawing at the showdown, which the entries had not taken there, held the
-    award). The other 65 wait on a flag for the floor or are not made."""
+    """Three places late (a say keyed in after three more): of 472 moves, 68 change the award and 2 are made as final
+    (2026-11-26; 4 before a live hand drawing, or chips entered, at the showdown held the award). The other 66 wait on
+    a flag for the floor or are not made."""
     changed, final, moved = _late_entries(3)
     assert moved == 472
     assert changed <= 68
-    assert final <= 3
+    assert final <= 2
 
 
 def _late_entries(places: int) -> tuple[int, int, int]:

@@ -325,6 +325,13 @@ class HandRun(ShowdownChecks):
             return
         if hand.phase is not Phase.BETTING or hand.actor is None:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
+            if hand.phase is Phase.SHOWDOWN and action.action in ("bet", "raise", "call"):
+                # Chips entered at the showdown, not a say the seat was taken to make: a betting round the entries
+                # had not given the referee, so the pots it is about to award may be wrong.
+                self._flag(kind, seat, f"seat {seat} {action.words} at the showdown, with no betting round under "
+                           "way: the entries are behind the table, so the chips in the pots may be wrong", action.t,
+                           frame, severity=Severity.ERROR)
+                return
             self._flag(kind, seat, f"seat {seat} {action.action} while no betting round is under way "
                        f"({hand.phase})", action.t, frame)
             if action.action == "fold" and hand.phase is not Phase.DONE:
