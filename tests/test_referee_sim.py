@@ -252,3 +252,25 @@ def test_a_late_bet_landing_on_the_seats_next_bet_of_that_size_holds_the_award()
     assert [f.seat for f in errors] == [9] and "entered late" in errors[0].message
     assert "taken to check" in errors[0].message
     assert referee.hands[0].awards[-1].provisional
+
+
+def test_a_late_raise_with_no_bet_to_raise_holds_the_award() -> None:
+    """Badugi pot limit, seed 26: seat 5's pre-draw raise to 5 is entered three places late, in the round after the
+    draw, where seat 5 faces no bet. The draw cards had made the referee take seat 5 to call; "raise" with nothing to
+    raise stands as a bet, but from that seat it may be the raise entered late: an error flag holds the award (it was
+    made as final, 4 chips off)."""
+    import dataclasses
+
+    from dealer_assist.audit.records import Severity
+
+    config, items, _ = simulated("badugi-pot-limit", 26, [])
+    entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
+    k = next(k for k, i in enumerate(entries) if (items[i].seat, items[i].action, items[i].amount) == (5, "raise", 5))
+    i, j = entries[k], entries[k + 3]
+    late = dataclasses.replace(items[i], t=items[j].t + 0.01)
+    referee = Referee(config)
+    referee.feed_all(items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :])
+    referee.close(items[-1].t + 0.01)
+    errors = [f for f in referee.hands[0].flags if f.severity is Severity.ERROR]
+    assert [f.seat for f in errors] == [5] and "no bet to raise" in errors[0].message
+    assert referee.hands[0].awards[-1].provisional

@@ -256,8 +256,19 @@ class HandRun(ShowdownChecks):
             self._last_entry = action
         doubt = self._doubted.pop(seat, None) if dealer else None
         taken = self._taken_in_reach(seat) if dealer and action.action in ("bet", "raise") else None
+        hand = self.hand
+        # "raise" with no bet to raise stands as a bet (the word does not matter), but from a seat taken to call a
+        # round before, it may be that round's raise, entered late.
+        unfaced = (taken is not None and action.action == "raise" and hand.phase is Phase.BETTING
+                   and hand.actor == seat and hand.can_check(seat))
         flags = len(self.flags)
         self._follow_action(action, frame)
+        if unfaced and taken is not None:
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {action.words} came with no bet to raise, "
+                       f"and seat {seat} was taken to {taken[0]} earlier for an entry never made: it may be that "
+                       "entry, a raise entered late, so the chips in the pots may be wrong", action.t, frame,
+                       severity=Severity.ERROR)
+            return
         misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
         if not any(f.seat == seat and f.kind in misfit for f in self.flags[flags:]):
             return
