@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.records import DealerAction, Flag, Severity
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
@@ -229,29 +229,31 @@ def test_an_entry_for_the_wrong_seat_is_rarely_a_final_wrong_award() -> None:
     assert final == 0
 
 
-def test_a_late_bet_landing_on_the_seats_next_bet_of_that_size_holds_the_award() -> None:
-    """Badugi limit, seed 1: seat 9's bet to 4 is entered two places late, 10 ms after seat 9's bet to 4 in the next
-    round. Seat 9 had been taken to check for it, so the repeat may be that bet, entered late, and the chips may be
-    wrong: an error flag holds the award (it was made as final, 8 chips short for seat 9)."""
+def _errors_when_entered_late(game: str, seed: int, entry: tuple[int, str, int | None], places: int,
+                              ) -> tuple[list[Flag], bool]:
+    """The simulated hand with the dealer entry `entry` (its first) moved after the next `places` entries: the hand's
+    error flags and whether its award was held for the floor."""
     import dataclasses
 
-    from dealer_assist.audit.records import Severity
-
-    config, items, _ = simulated("badugi-limit", 1, [])
+    config, items, _ = simulated(game, seed, [])
     entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
-    bets = [(i, j) for i, j in zip(entries, entries[2:], strict=False)
-            if (items[i].seat, items[i].action, items[i].amount) == (items[j].seat, items[j].action, items[j].amount)
-            == (9, "bet", 4)]
-    assert len(bets) == 1
-    i, j = bets[0]
+    k = next(k for k, i in enumerate(entries) if (items[i].seat, items[i].action, items[i].amount) == entry)
+    i, j = entries[k], entries[k + places]
     late = dataclasses.replace(items[i], t=items[j].t + 0.01)
     referee = Referee(config)
     referee.feed_all(items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :])
     referee.close(items[-1].t + 0.01)
-    errors = [f for f in referee.hands[0].flags if f.severity is Severity.ERROR]
+    hand = referee.hands[0]
+    return [f for f in hand.flags if f.severity is Severity.ERROR], hand.awards[-1].provisional
+
+
+def test_a_late_bet_landing_on_the_seats_next_bet_of_that_size_holds_the_award() -> None:
+    """Badugi limit, seed 1: seat 9's bet to 4 is entered two places late, 10 ms after seat 9's bet to 4 in the next
+    round. Seat 9 had been taken to check for it, so the repeat may be that bet, entered late, and the chips may be
+    wrong: an error flag holds the award (it was made as final, 8 chips short for seat 9)."""
+    errors, held = _errors_when_entered_late("badugi-limit", 1, (9, "bet", 4), 2)
     assert [f.seat for f in errors] == [9] and "entered late" in errors[0].message
-    assert "taken to check" in errors[0].message
-    assert referee.hands[0].awards[-1].provisional
+    assert "taken to check" in errors[0].message and held
 
 
 def test_a_late_raise_with_no_bet_to_raise_holds_the_award() -> None:
@@ -259,18 +261,5 @@ def test_a_late_raise_with_no_bet_to_raise_holds_the_award() -> None:
     draw, where seat 5 faces no bet. The draw cards had made the referee take seat 5 to call; "raise" with nothing to
     raise stands as a bet, but from that seat it may be the raise entered late: an error flag holds the award (it was
     made as final, 4 chips off)."""
-    import dataclasses
-
-    from dealer_assist.audit.records import Severity
-
-    config, items, _ = simulated("badugi-pot-limit", 26, [])
-    entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
-    k = next(k for k, i in enumerate(entries) if (items[i].seat, items[i].action, items[i].amount) == (5, "raise", 5))
-    i, j = entries[k], entries[k + 3]
-    late = dataclasses.replace(items[i], t=items[j].t + 0.01)
-    referee = Referee(config)
-    referee.feed_all(items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :])
-    referee.close(items[-1].t + 0.01)
-    errors = [f for f in referee.hands[0].flags if f.severity is Severity.ERROR]
-    assert [f.seat for f in errors] == [5] and "no bet to raise" in errors[0].message
-    assert referee.hands[0].awards[-1].provisional
+    errors, held = _errors_when_entered_late("badugi-pot-limit", 26, (5, "raise", 5), 3)
+    assert [f.seat for f in errors] == [5] and "no bet to raise" in errors[0].message and held
