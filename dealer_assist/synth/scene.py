@@ -44,6 +44,8 @@ from dealer_assist.synth.truth import SceneTruth
 from dealer_assist.vision.table_profile import TableProfile, oval_profile
 
 Image = npt.NDArray[np.uint8]
+FACE_DOWN_LAYOUTS = (0.4, 0.3, 0.3)
+"""The usual shares of a seat's face-down cards lying as a squared pile, a loose fan and a dealt row."""
 SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080))
 
 
@@ -63,7 +65,7 @@ class SceneOptions:
     profile: TableProfile | None = None
     view_half_cm: tuple[float, float] = (30.0, 75.0)  # a close view's half width, table cm (a photo of a spot)
     # How a seat's face-down cards lie: shares of a squared pile, a loose fan and a dealt row (they sum to 1).
-    face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)
+    face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS
 
 
 @dataclass(frozen=True)

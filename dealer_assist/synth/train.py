@@ -33,6 +33,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.synth import dataset as ds
 from dealer_assist.synth.card_art import designs_for
 from dealer_assist.synth.export import finalize_onnx, write_manifest
+from dealer_assist.synth.scene import FACE_DOWN_LAYOUTS
 from dealer_assist.synth.truth import SceneTruth
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +104,7 @@ class TrainConfig:
     empty_tile_keep: float = 0.15
     # Shares of a seat's face-down cards drawn as a squared pile, a loose fan and a dealt row
     # (`SceneOptions.face_down_layouts`); more dealt rows teach the detector to count a pitched row.
-    face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)
+    face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS
     stop_after: str = ""  # "data": render the data and stop; "detector": train the detector checkpoint and stop
     quantize: bool = True  # the app runs an int8 copy of the detector (about 2x faster on the CPU)
     calibration_frames: int = 16
@@ -136,7 +137,8 @@ as the full-scale read is meant to leave them to the shrunk read."""
 
 
 def render(seed: int, split: str, close_up: bool = False,
-           face_down_layouts: tuple[float, float, float] = (0.4, 0.3, 0.3)) -> tuple[np.ndarray[Any, Any], SceneTruth]:
+           face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS,
+           ) -> tuple[np.ndarray[Any, Any], SceneTruth]:
     from dealer_assist.synth.scene import SceneOptions, render_scene
 
     options = (SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW, face_down_layouts=face_down_layouts)

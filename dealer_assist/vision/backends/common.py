@@ -35,6 +35,12 @@ class Letterbox:
         return out
 
 
+def long_sides(xyxy: FloatArray) -> FloatArray:
+    """Each box's longer side (N, 4 xyxy -> N,)."""
+    out: FloatArray = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    return out
+
+
 def fit_ratio(image_hw: tuple[int, ...], size: tuple[int, int]) -> float:
     """Model px per image px when an image of (height, width) `image_hw` is letterboxed into `size` (height, width)."""
     return min(size[0] / image_hw[0], size[1] / image_hw[1])
@@ -130,7 +136,7 @@ def from_shrunk(xyxy: FloatArray, scores: FloatArray, classes: npt.NDArray[np.in
     for v in views:
         inside = (cx >= v.x0) & (cx < v.x1) & (cy < v.y1)
         b = v.box.to_image(xyxy[inside])
-        side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * v.box.r * v.shrink  # at full scale
+        side = long_sides(b) * v.box.r * v.shrink  # at full scale
         keep = side > large[classes[inside]] * v.shrink / 2
         out_b.append(b[keep])
         out_s.append(scores[inside][keep])
@@ -163,7 +169,7 @@ def drop_small_backs(xyxy: FloatArray, classes: npt.NDArray[np.int64], shrunk: n
     if "back" not in class_names:
         return keep
     backs = classes == class_names.index("back")
-    side = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    side = long_sides(xyxy)
     big = side[backs & shrunk]
     if len(big):
         keep &= ~(backs & ~shrunk & (side < least * float(np.median(big))))
@@ -363,7 +369,8 @@ def assemble(
     boxes = np.stack(out_boxes).astype(np.float32)
     conf = np.array(out_conf, dtype=np.float32)
     ids = np.array(out_ids, dtype=np.int64)
-    keep = [i for i in _one_deck(ids, conf) if i not in _backs_on_faces(boxes, ids)]
+    not_backs = _backs_on_faces(boxes, ids)
+    keep = [i for i in _one_deck(ids, conf) if i not in not_backs]
     return Detections.from_boxes(boxes[keep], conf[keep], ids[keep])
 
 
@@ -382,7 +389,7 @@ def _backs_on_faces(boxes: FloatArray, ids: npt.NDArray[np.int64]) -> set[int]:
     if not len(faces):
         return set()
     centres = (boxes[faces, :2] + boxes[faces, 2:]) / 2
-    index_side = float(np.median(np.maximum(boxes[faces, 2] - boxes[faces, 0], boxes[faces, 3] - boxes[faces, 1])))
+    index_side = float(np.median(long_sides(boxes[faces])))
     out: set[int] = set()
     for i in np.flatnonzero(ids == BACK_ID).tolist():
         x0, y0, x1, y1 = (float(v) for v in boxes[i])

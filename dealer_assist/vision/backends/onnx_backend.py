@@ -22,6 +22,7 @@ from dealer_assist.vision.backends.common import (
     fit_ratio,
     large_px,
     letterbox,
+    long_sides,
     nms,
     regions,
     shrinks_for_card,
@@ -95,7 +96,7 @@ class OnnxDetector:
             b, s, c = decode_yolo(self._run(padded), conf)
             b = lb.to_image(b)
             if i > 0:  # a tile is for small corners: what is large at the whole image's scale is the others' to find
-                small = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * r0 <= large[c]
+                small = long_sides(b) * r0 <= large[c]
                 b, s, c = b[small], s[small], c[small]
             boxes.append(b)
             scores.append(s)
