@@ -91,6 +91,30 @@ def test_the_detectors_own_thresholds_decide_by_default() -> None:
     assert TableMapper(profile, cal).update(dets, 0.0, 0).seat(3) == _v(3)
 
 
+def test_past_the_hand_size_a_second_box_on_one_card_is_not_a_card() -> None:
+    """A dealt row of 4 where the detector boxes one card twice (its outline and its visible strip, 1 cm apart):
+    4 cards, not 5. A real fifth card beside the row (a card dealt too many) still counts, and so do all the
+    boxes when no hand size is set (the mapper alone, without a game)."""
+    profile = oval_profile(6)
+    cal = _camera(profile)
+    x, y = profile.seat(3).card_spot
+    row = [(x - 4.5, y), (x - 1.5, y), (x + 1.5, y), (x + 4.5, y)]
+    second = [*row, (x + 5.5, y)]                              # 1 cm from the last card, scored lower
+    fifth = [*row, (x + 7.5, y)]                               # 3 cm along the row: another card
+    conf = [0.9, 0.8, 0.85, 0.9, 0.4]
+    four = TableMapper(profile, cal, MapperConfig(hand_size=4))
+    assert four.update(_at(cal, second, ["back"] * 5, conf), 0.0, 0).seat(3) == _v(4)
+    assert four.update(_at(cal, fifth, ["back"] * 5, conf), 0.0, 0).seat(3) == _v(5)
+    assert TableMapper(profile, cal).update(_at(cal, second, ["back"] * 5, conf), 0.0, 0).seat(3) == _v(5)
+    # under the hand size every box counts, close or not (a squared pile's cards lie on one spot)
+    pile = [(x, y), (x + 0.5, y), (x + 1.0, y)]
+    assert four.update(_at(cal, pile, ["back"] * 3, [0.9, 0.8, 0.7]), 0.0, 0).seat(3) == _v(3)
+    # face-up cards count toward the hand: 3 shown and 2 boxes 1 cm apart are 4 cards
+    shown = [(x - 8, y), (x - 6, y), (x - 4, y), (x + 3, y), (x + 4, y)]
+    got = four.update(_at(cal, shown, ["Ah", "2c", "3d", "back", "back"], [0.9, 0.9, 0.9, 0.9, 0.5]), 0.0, 0)
+    assert got.seat(3) == _v(1, "Ah", "2c", "3d")
+
+
 def test_button_nearest_spot_within_reach() -> None:
     profile = oval_profile(9)
     cal = _camera(profile)

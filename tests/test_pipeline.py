@@ -178,3 +178,18 @@ def test_pipeline_tells_a_scale_aware_detector_how_large_cards_look() -> None:
     close = CameraCalibration.from_table_to_image(
         cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad), (1280, 720), profile.name)
     assert card_length_px(profile, close) > 5 * length
+
+
+def test_pipeline_gives_the_mapper_the_games_hand_size() -> None:
+    """The mapper's rule against a second box on one card needs the hand size: the tracker's game's, unless the
+    mapper config names one."""
+    from dealer_assist.vision.mapper import MapperConfig
+    from dealer_assist.vision.tracker import TrackerConfig
+
+    profile = oval_profile(6)
+    cal = _camera(profile)
+    assert Pipeline.build(profile, cal, FakeDetector([])).mapper.config.hand_size == 4
+    badacey = Pipeline.build(profile, cal, FakeDetector([]), TrackerConfig(hand_size=5))
+    assert badacey.mapper.config.hand_size == 5
+    own = Pipeline.build(profile, cal, FakeDetector([]), TrackerConfig(hand_size=5), MapperConfig(hand_size=7))
+    assert own.mapper.config.hand_size == 7 and own.mapper.config.zone_margin_cm == MapperConfig().zone_margin_cm

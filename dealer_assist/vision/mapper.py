@@ -70,6 +70,12 @@ class MapperConfig:
     button_reach_cm: float = 30.0
     same_card_cm: float = 12.0      # detections of one face closer than this are one card (its two corners)
     loose_reach_cm: float = 35.0    # a card outside every zone this near a seat's card spot is loose at that seat
+    # The game's hand size (None: no limit). More cards than that at a seat is a dealer error the referee must see,
+    # but far more often the detector's second box on one card of a dealt row (its whole outline and the strip
+    # that shows). So past the hand size, a back counts only when it lies `extra_back_gap_cm` or more from every
+    # more confident back there: a second box on one card lies closer, a card dealt too many beside the others.
+    hand_size: int | None = None
+    extra_back_gap_cm: float = 2.0
 
 
 def _distance_to_polygon(points: npt.NDArray[np.float64], poly: Polygon) -> npt.NDArray[np.float64]:
@@ -138,6 +144,13 @@ class TableMapper:
                 code = int(self.zone_of(np.average(centres[idx], axis=0, weights=conf[idx]))[0])
             faces.setdefault(code, set()).add(card_from_index(int(cid)))
 
+        if self.config.hand_size is not None:
+            for number in range(1, n + 1):
+                over = backs.get(number, 0) + len(faces.get(number, ())) - self.config.hand_size
+                if over > 0 and backs.get(number, 0):
+                    second = self._second_boxes(centres, conf, (cls == BACK_ID) & (codes == number))
+                    backs[number] -= min(over, second)
+
         def view(code: int) -> ZoneView:
             return ZoneView(backs.get(code, 0), frozenset(faces.get(code, ())))
 
@@ -151,6 +164,18 @@ class TableMapper:
             t, frame, tuple(view(s) for s in range(1, n + 1)), view(-1), view(-2), view(-3),
             self._button_seat(dets, centres), len(stray_idx), tuple(loose),
         )
+
+    def _second_boxes(self, centres: npt.NDArray[np.float64], conf: npt.NDArray[np.float32],
+                      mask: npt.NDArray[np.bool_]) -> int:
+        """How many of the masked backs lie closer than `extra_back_gap_cm` to a more confident one kept."""
+        kept: list[npt.NDArray[np.float64]] = []
+        dropped = 0
+        for i in np.flatnonzero(mask)[np.argsort(-conf[mask], kind="stable")]:
+            if any(np.hypot(*(centres[i] - k)) < self.config.extra_back_gap_cm for k in kept):
+                dropped += 1
+            else:
+                kept.append(centres[i])
+        return dropped
 
     def _button_seat(self, dets: Detections, centres: npt.NDArray[np.float64]) -> int | None:
         """The seat whose button spot is nearest the most confident button, if it is within reach."""

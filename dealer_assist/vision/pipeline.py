@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -72,6 +72,9 @@ class Pipeline:
         the cards look, so that it reads each frame only at the scales it needs)."""
         if isinstance(detector, ScaleAware):
             detector.expect_card_length(card_length_px(profile, calibration), calibration.image_size)
+        mapper_config = mapper_config or MapperConfig()
+        if mapper_config.hand_size is None:          # the tracker's game: more cards than a hand need a closer look
+            mapper_config = replace(mapper_config, hand_size=(tracker_config or TrackerConfig()).hand_size)
         return cls(detector, TableMapper(profile, calibration, mapper_config),
                    Tracker(profile.seat_count, tracker_config))
 
