@@ -38,6 +38,12 @@ class Script:
             self.items.append(CardDealt(t, f, seat))
         return self
 
+    def together(self, seat: int) -> Script:
+        """Another card at `seat` one frame after the last item: the camera saw two cards there at once."""
+        self.frame += 1
+        self.items.append(CardDealt(self.frame / 30, self.frame, seat))
+        return self
+
     def deal_all(self, order: tuple[int, ...], size: int = 4) -> Script:
         return self.deal(*(order * size))
 

@@ -272,6 +272,22 @@ def test_seat_skipped() -> None:
     assert referee.prompt.phase == "drawing"
 
 
+def test_a_card_the_camera_saw_late_is_not_a_skipped_seat() -> None:
+    """Seat 2's second card was covered as it landed and counted only with its third (two cards at once, which no
+    dealer pitches): no flag. The same card coming alone in seat 2's turn a lap later is a skip, raised then with
+    the time of the card that went past seat 2."""
+    late = Script().deal(1, 2, 3, 1, 3, 1, 2).together(2).deal(3, 1, 2, 3)
+    referee = run(late.act(3, "call").act(1, "call").act(2, "check"))
+    assert kinds(referee) == [] and referee.prompt.phase == "drawing"
+    skipped = Script().deal(1, 2, 3, 1, 3, 1, 2, 3, 1, 2, 3)
+    skip_t = skipped.items[4].t                                  # seat 3's second card, dealt in seat 2's turn
+    referee = run(skipped.act(3, "call").act(1, "call").act(2, "check"))
+    assert kinds(referee) == [("seat_skipped", 2)] and referee.flags[0].t == skip_t
+    # two cards at once at a seat that was not skipped are a card too many
+    over = Script().deal(1, 2, 3, 1, 2, 3, 1, 2).together(2).deal(3, 1, 2, 3).act(3, "call")
+    assert ("seat_skipped", 2) not in kinds(run(over)) and ("wrong_card_count", 2) in kinds(run(over))
+
+
 def test_seat_skipped_then_made_up_at_the_end() -> None:
     s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 2).act(3, "call")
     assert kinds(run(s)) == [("seat_skipped", 2)]

@@ -8,6 +8,12 @@ if the next card goes to the seat after the one that got it, the dealer skipped 
 mistake raises one flag. When the deal ends (an action or a draw arrives) any seat still short or
 over that no earlier flag explains is a `wrong_card_count`. Every slot of the expected sequence is
 handed out once, with the card when it really landed there, so the rules Hand can be dealt in step.
+
+A camera can miss a card as it lands (the next card of a row covers it) and count it only when the seat's next
+card lands: the seat's count then rises by two at once, which no dealer does (a seat's cards come a lap of pitches
+apart). So a seat-skipped finding is held until the seat's next card: if another comes with it (within
+`TOGETHER_S`), the skipped card was there, seen late, and the finding is dropped; else (or when the deal ends
+first) it is raised with its own time.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from dataclasses import dataclass, field
 
 from dealer_assist.audit.records import FlagKind
 from dealer_assist.cards import Card
+
+TOGETHER_S = 0.25   # two cards landing at one seat this close together: one was there before, seen late
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,8 @@ class DealChecker:
     last_landing: dict[int, _Landing] = field(init=False)
     pending: tuple[int, _Landing] | None = None
     finished: bool = False
+    held: dict[int, list[DealNote]] = field(init=False)     # seat -> its skipped findings not yet raised
+    armed: dict[int, float] = field(init=False)    # seat holding findings -> when its next card landed
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -67,6 +77,8 @@ class DealChecker:
         self.short_explained = dict.fromkeys(self.order, 0)
         self.over_explained = dict.fromkeys(self.order, 0)
         self.last_landing = {}
+        self.held = {}
+        self.armed = {}
 
     @property
     def complete(self) -> bool:
@@ -85,6 +97,19 @@ class DealChecker:
         slots: list[Slot] = []
         notes: list[DealNote] = []
         landing = _Landing(seat, card, t, frame)
+        for other in [s for s, at in self.armed.items() if t - at > TOGETHER_S or (s != seat and at != t)]:
+            del self.armed[other]
+            notes += self.held.pop(other, [])              # the seat's next card came alone: it was skipped
+        if seat in self.armed:
+            del self.armed[seat]
+            self.held[seat].pop()                          # the skipped card, seen late with the next one
+            if not self.held[seat]:
+                del self.held[seat]
+            self.short_explained[seat] -= 1
+            self.counts[seat] += 1
+            return slots, notes
+        if seat in self.held:
+            self.armed[seat] = t
         if self.pending is not None:
             self._resolve(seat, slots, notes)
         self.counts[seat] = self.counts.get(seat, 0) + 1
@@ -108,6 +133,8 @@ class DealChecker:
             return slots, notes
         if self.pending is not None:
             self._resolve(None, slots, notes)
+        notes += sorted((n for held in self.held.values() for n in held), key=lambda n: n.t)
+        self.held, self.armed = {}, {}
         if self.pos == len(self.expected) - 1:
             # One card short at the very end: the dealer skipped the last seat of the last round.
             seat = self.expected[self.pos]
@@ -149,9 +176,9 @@ class DealChecker:
                 skipped = self.expected[k]
                 self.short_explained[skipped] += 1
                 slots.append(Slot(skipped, None, False))
-                notes.append(DealNote(FlagKind.SEAT_SKIPPED, skipped,
-                                      f"seat {skipped} was skipped: the card due to it went to seat {s}, and the "
-                                      f"deal carried on from seat {s}", landing.t, landing.frame))
+                self.held.setdefault(skipped, []).append(DealNote(
+                    FlagKind.SEAT_SKIPPED, skipped, f"seat {skipped} was skipped: the card due to it went to seat "
+                    f"{s}, and the deal carried on from seat {s}", landing.t, landing.frame))
             slots.append(Slot(s, landing.card, True))
             self.pos = q + 1
             return
