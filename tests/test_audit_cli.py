@@ -139,6 +139,18 @@ def test_orderer_puts_items_back_in_time_order() -> None:
     assert len(o.release(3.0)) == 1 and o.flush() == []
 
 
+def test_orderer_takes_a_landing_just_after_an_entry_as_before_it() -> None:
+    """The camera stamps a card a frame or two late: a replacement stamped 0.07 s after the next seat's check
+    landed before it (the check answered the table as it stood); 0.2 s after, it came after."""
+    from dealer_assist.audit.ordering import CAMERA_LAG_S
+    from dealer_assist.vision.events import CardReplaced
+
+    assert 0.067 < CAMERA_LAG_S < 0.2
+    o = InputOrderer(horizon_s=1.0)
+    o.push([DealerAction(2, "check", t=20.0), CardReplaced(20.067, 602, 1), CardReplaced(20.2, 606, 3)])
+    assert [getattr(i, "seat", None) for i in o.release(30.0)] == [1, 2, 3]
+
+
 def test_audit_is_deterministic(tmp_path: Path) -> None:
     video, truth, _ = make_sim_video(tmp_path, "badugi-pot-limit", 4, ["wrong_seat"])
     first, _ = audit(tmp_path / "a", video, truth)

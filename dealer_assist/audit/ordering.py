@@ -4,6 +4,8 @@ The tracker confirms an event some frames after it began (a card must rest 0.15 
 empty for 0.8 s, a fold may wait 2 s), and stamps it with the frame where it began; actions from a
 file carry their own times. Items are held until the video is `horizon_s` past them, then released
 sorted by time, events before actions at the same time (the table moves, then the dealer enters).
+A camera stamps a card's landing a frame or two after it lay there (the detector must see it rest), so an event
+up to `CAMERA_LAG_S` after a dealer entry still goes before it: the entry answered the table as it stood.
 An item older than what was already released goes out at once, in arrival order.
 """
 
@@ -17,6 +19,7 @@ from dealer_assist.vision.events import TableEvent
 
 Item = TableEvent | DealerAction
 DEFAULT_HORIZON_S = 3.0
+CAMERA_LAG_S = 0.1
 
 
 class InputOrderer:
@@ -30,8 +33,9 @@ class InputOrderer:
 
     def push(self, items: Iterable[Item]) -> None:
         for item in items:
-            rank = 1 if isinstance(item, DealerAction) else 0
-            heapq.heappush(self._heap, (max(item.t, self._released_t), rank, self._seq, item))
+            action = isinstance(item, DealerAction)
+            t = item.t if action else item.t - CAMERA_LAG_S
+            heapq.heappush(self._heap, (max(t, self._released_t), int(action), self._seq, item))
             self._seq += 1
 
     def release(self, now: float) -> list[Item]:
