@@ -283,9 +283,19 @@ def test_a_card_the_camera_saw_late_is_not_a_skipped_seat() -> None:
     skip_t = skipped.items[4].t                                  # seat 3's second card, dealt in seat 2's turn
     referee = run(skipped.act(3, "call").act(1, "call").act(2, "check"))
     assert kinds(referee) == [("seat_skipped", 2)] and referee.flags[0].t == skip_t
-    # two cards at once at a seat that was not skipped are a card too many
+    # two cards at once at a seat that was not skipped: a card too many, one flag
     over = Script().deal(1, 2, 3, 1, 2, 3, 1, 2).together(2).deal(3, 1, 2, 3).act(3, "call")
-    assert ("seat_skipped", 2) not in kinds(run(over)) and ("wrong_card_count", 2) in kinds(run(over))
+    assert kinds(run(over)) == [("card_to_wrong_seat", 2)]
+
+
+def test_a_card_too_many_out_of_turn_is_one_flag() -> None:
+    """Seat 1 gets a card out of turn, then the seat due (2) gets the next and the deal goes on: one misdeal flag
+    for seat 1's extra card, not a skip of seats 2 and 3 around the table and a count flag."""
+    s = Script().deal(1, 2, 3, 1, 1, 2, 3, 1, 2, 3, 1, 2, 3).act(3, "call")
+    referee = run(s)
+    assert kinds(referee) == [("card_to_wrong_seat", 1)]
+    assert "out of turn (seat 2 was due, and got the next card)" in referee.flags[0].message
+    assert referee.flags[0].severity is Severity.MISDEAL
 
 
 def test_seat_skipped_then_made_up_at_the_end() -> None:

@@ -2,7 +2,8 @@
 
 The expected sequence is the seats clockwise from the first left of the button, `hand_size` times.
 A card landing where it should is a match. A mismatch waits for the next card to say what it was:
-if the next card goes to the seat after the one that got it, the dealer skipped the seats between
+if the next card goes to the seat that was due, the card was one too many, out of turn, and the deal went on
+(`card_to_wrong_seat`); if it goes to the seat after the one that got it, the dealer skipped the seats between
 (`seat_skipped`); otherwise the card went to the wrong seat and the dealer carried on as intended
 (`card_to_wrong_seat`). Either way the checker then follows the dealer's real position, so one
 mistake raises one flag. When the deal ends (an action or a draw arrives) any seat still short or
@@ -164,6 +165,15 @@ class DealChecker:
         p, landing = self.pending
         self.pending = None
         e, s = self.expected[p], landing.seat
+        if next_seat == e and s != e:
+            # the seat due got the next card: the one before it was a card too many to seat s, and the deal went on
+            if s in self.over_explained:
+                self.over_explained[s] += 1
+            where = f"seat {s}" if s in self.counts and s in self.order else f"seat {s} (not dealt in)"
+            notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, f"a card went to {where} out of turn (seat {e} was "
+                                  f"due, and got the next card)", landing.t, landing.frame))
+            self.pos = p
+            return
         q = self._skip_target(p, s)
         end = len(self.expected)
         wrong_fits = next_seat is not None and p + 1 < end and self.expected[p + 1] == next_seat
