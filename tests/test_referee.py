@@ -283,9 +283,24 @@ def test_a_card_the_camera_saw_late_is_not_a_skipped_seat() -> None:
     skip_t = skipped.items[4].t                                  # seat 3's second card, dealt in seat 2's turn
     referee = run(skipped.act(3, "call").act(1, "call").act(2, "check"))
     assert kinds(referee) == [("seat_skipped", 2)] and referee.flags[0].t == skip_t
-    # two cards at once at a seat that was not skipped: a card too many, one flag
+    # two cards at once at a seat that was not skipped, and every later turn of it filled: a card too many
     over = Script().deal(1, 2, 3, 1, 2, 3, 1, 2).together(2).deal(3, 1, 2, 3).act(3, "call")
-    assert kinds(run(over)) == [("card_to_wrong_seat", 2)]
+    assert kinds(run(over)) == [("wrong_card_count", 2)]
+    assert "seat 2 got 5 cards in the deal, not 4" in run(over).flags[0].message
+
+
+def test_a_card_counted_early_fills_the_seats_next_turn() -> None:
+    """The camera counts seat 2's last card early, with its third (two at once), and sees nothing land in seat 2's
+    last turn: the early card was that turn's, no flag. Without the early count, the same deal skips seat 2."""
+    early = Script().deal(1, 2, 3, 1, 2, 3, 1, 2).together(2).deal(3, 1, 3)
+    referee = run(early.act(3, "call").act(1, "call").act(2, "check"))
+    assert kinds(referee) == [] and referee.prompt.phase == "drawing"
+    plain = Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 3).act(3, "call").act(1, "call").act(2, "check")
+    assert kinds(run(plain)) == [("seat_skipped", 2)]
+    # the early card also covers the seat's last turn when the deal ends there
+    last = Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3).together(3).deal(1, 2).act(3, "call")
+    assert kinds(run(last)) == []
+    assert kinds(run(Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2).act(3, "call"))) == [("seat_skipped", 3)]
 
 
 def test_a_card_too_many_out_of_turn_is_one_flag() -> None:

@@ -14,7 +14,9 @@ A camera can miss a card as it lands (the next card of a row covers it) and coun
 card lands: the seat's count then rises by two at once, which no dealer does (a seat's cards come a lap of pitches
 apart). So a seat-skipped finding is held until the seat's next card: if another comes with it (within
 `TOGETHER_S`), the skipped card was there, seen late, and the finding is dropped; else (or when the deal ends
-first) it is raised with its own time.
+first) it is raised with its own time. Two cards at once at a seat that no finding waits on are the camera counting
+one card twice, or counting the seat's next card early: the second is held as the seat's early card, and fills the
+seat's next turn if no card lands there then; one never used is a card too many (`wrong_card_count` at the end).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class DealChecker:
     finished: bool = False
     held: dict[int, list[DealNote]] = field(init=False)     # seat -> its skipped findings not yet raised
     armed: dict[int, float] = field(init=False)    # seat holding findings -> when its next card landed
+    early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -80,6 +83,7 @@ class DealChecker:
         self.last_landing = {}
         self.held = {}
         self.armed = {}
+        self.early = {}
 
     @property
     def complete(self) -> bool:
@@ -109,6 +113,11 @@ class DealChecker:
             self.short_explained[seat] -= 1
             self.counts[seat] += 1
             return slots, notes
+        before = self.last_landing.get(seat)
+        if not self.finished and before is not None and t - before.t <= TOGETHER_S:
+            self.early[seat] = self.early.get(seat, 0) + 1     # counted with the card before: held for a turn
+            self.counts[seat] += 1
+            return slots, notes
         if seat in self.held:
             self.armed[seat] = t
         if self.pending is not None:
@@ -118,6 +127,10 @@ class DealChecker:
         if self.finished or self.pos >= len(self.expected):
             if self.finished:
                 notes += self._count_notes(only=seat)
+            return slots, notes
+        while self.pos < len(self.expected) and seat != self.expected[self.pos] and self._use_early(slots):
+            pass
+        if self.pos >= len(self.expected):
             return slots, notes
         if seat == self.expected[self.pos]:
             slots.append(Slot(seat, card, True))
@@ -136,6 +149,8 @@ class DealChecker:
             self._resolve(None, slots, notes)
         notes += sorted((n for held in self.held.values() for n in held), key=lambda n: n.t)
         self.held, self.armed = {}, {}
+        while self._use_early(slots):
+            pass
         if self.pos == len(self.expected) - 1:
             # One card short at the very end: the dealer skipped the last seat of the last round.
             seat = self.expected[self.pos]
@@ -152,6 +167,16 @@ class DealChecker:
         return slots, notes
 
     # -- internals ---------------------------------------------------------------------------------
+
+    def _use_early(self, slots: list[Slot]) -> bool:
+        """Fill the turn due now with its seat's early card, if it has one."""
+        due = self.expected[self.pos] if self.pos < len(self.expected) else None
+        if due is None or not self.early.get(due):
+            return False
+        self.early[due] -= 1
+        slots.append(Slot(due, None, True))
+        self.pos += 1
+        return True
 
     def _skip_target(self, p: int, seat: int) -> int | None:
         """Where the dealer would be if they skipped ahead from slot `p` to `seat` within one lap."""
@@ -184,6 +209,10 @@ class DealChecker:
             assert q is not None
             for k in range(p, q):
                 skipped = self.expected[k]
+                if self.early.get(skipped):                    # its card came early, with another
+                    self.early[skipped] -= 1
+                    slots.append(Slot(skipped, None, True))
+                    continue
                 self.short_explained[skipped] += 1
                 slots.append(Slot(skipped, None, False))
                 self.held.setdefault(skipped, []).append(DealNote(
