@@ -251,6 +251,36 @@ def test_phase_hint_settles_empty_seats_at_once() -> None:
         Tracker(6).set_phase("river")
 
 
+def test_a_card_gone_from_view_in_a_betting_round_is_no_discard() -> None:
+    """Seat 2's count falls from 4 to 3 with nothing seen going (a second box on one card gone): with the referee
+    in a betting round or the deal, no card left; in a draw it is a discard of 1. Seen going, it is a discard in a
+    betting round too (the referee flags a discard out of turn)."""
+    def hand(phase: str, seen: bool = False) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        (t.discard(2, 1) if seen else t.miscount(2, 3)).hold(4.0)
+        tracker = Tracker(6)
+        tracker.set_phase(phase)
+        return summary(run(t, tracker))[12:]
+
+    assert hand("betting") == [] and hand("deal") == []
+    assert hand("draw") == [("discarded", 2, 1)]
+    assert hand("betting", seen=True) == [("discarded", 2, 1)]
+    # a hint that has not caught up with the moment is waited for
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    gone_at = t.t
+    t.miscount(2, 3).hold(4.5)                                      # long past the partial discard's hold
+    for phase, then in (("betting", []), ("draw", [("discarded", 2, 1)])):
+        tracker = Tracker(6)
+        tracker.set_phase(phase, as_of=gone_at - 1.0)
+        for obs in t.observations[:-1]:
+            tracker.update(obs)
+        assert tracker.events_emitted == 12                        # the deal, then nothing: waiting for the hint
+        tracker.set_phase(phase, as_of=gone_at + 0.5)
+        assert summary([(0, e) for e in tracker.update(t.observations[-1])]) == then
+
+
 def test_discard_then_replace_procedure() -> None:
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2, 3], 4).hold(1.0)

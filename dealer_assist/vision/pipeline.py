@@ -184,6 +184,12 @@ class ScriptedTable:
         self._seats[seat - 1] = view
         return self
 
+    def miscount(self, seat: int, backs: int) -> ScriptedTable:
+        """The detector counts `backs` face-down cards at a seat from now on, with nothing seen going or coming (a
+        second box on one card appearing or gone)."""
+        self._seats[seat - 1] = ZoneView(backs, self._seats[seat - 1].face_up)
+        return self
+
     def deal(self, seat: int, card: Card | str | None = None) -> ScriptedTable:
         """One card lands at a seat (face down, or face up when `card` is given)."""
         v = self._seats[seat - 1]

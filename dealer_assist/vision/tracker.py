@@ -348,6 +348,7 @@ class _Pending:
     cards: tuple[Card, ...]
     partial: bool = False
     due: float = 0.0
+    vanished: bool = False   # partial: the cards were not seen going (no card loose beside the seat, no muck growth)
 
 
 @dataclass(slots=True)
@@ -400,6 +401,13 @@ class Tracker:
     def _phase(self) -> str | None:
         """The phase the hint says the table is in now (None when it lags the video: it says nothing of now)."""
         return self._hint.phase if self._hint.as_of is None else None
+
+    def _phase_at(self, since: float) -> str | None:
+        """The referee's phase at `since`: "wait" while a lagging hint has not caught up with it, None without one."""
+        hint = self._hint
+        if hint.as_of is not None and hint.as_of + _EPS < since:
+            return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else None
+        return hint.phase
 
     def _told(self, seat: int, since: float) -> str | None:
         """What the hint says of a seat whose cards all went at `since`: "fold", "discard", "wait" (a lagging hint
@@ -476,6 +484,8 @@ class Tracker:
                 events += self._resolve_fold(seat, discard=told == "discard")
                 continue
             due = p.due if p.partial else max(p.t, self._last_change_t) + self.config.fold_wait_s
+            if p.vanished and self._phase_at(p.t) == "wait":
+                continue                                    # the referee has not yet seen that moment
             if told is None and t + _EPS >= due and not arriving:
                 events += self._resolve_fold(seat)
         for seat, commit in commits:
@@ -536,6 +546,8 @@ class Tracker:
         p = self._hand.pending.pop(seat, None)
         if p is None:
             return []
+        if p.partial and p.vanished and self._phase_at(p.t) in ("deal", "betting"):
+            return []       # no card leaves a seat in the deal or a betting round but in a fold: a box gone, not a card
         if p.partial or discard:
             self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
@@ -685,7 +697,8 @@ class Tracker:
             elif cfg.partial_hold_s > 0 and not lost_up:
                 first = merge or _Pending(start.t, start.frame, 0, ())
                 hand.pending[seat] = _Pending(first.t, first.frame, first.count - delta, (), partial=True,
-                                              due=commit.entries[-1].t + cfg.partial_hold_s)
+                                              due=commit.entries[-1].t + cfg.partial_hold_s,
+                                              vanished=not commit.seen_going and (merge is None or merge.vanished))
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
                 self._discarding(seat)
