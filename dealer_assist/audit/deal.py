@@ -100,23 +100,9 @@ class DealChecker:
     def card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         """A card landed at `seat`."""
         slots: list[Slot] = []
-        notes: list[DealNote] = []
+        notes: list[DealNote] = self._release_held(seat, t)
         landing = _Landing(seat, card, t, frame)
-        for other in [s for s, at in self.armed.items() if t - at > TOGETHER_S or (s != seat and at != t)]:
-            del self.armed[other]
-            notes += self.held.pop(other, [])              # the seat's next card came alone: it was skipped
-        if seat in self.armed:
-            del self.armed[seat]
-            self.held[seat].pop()                          # the skipped card, seen late with the next one
-            if not self.held[seat]:
-                del self.held[seat]
-            self.short_explained[seat] -= 1
-            self.counts[seat] += 1
-            return slots, notes
-        before = self.last_landing.get(seat)
-        if not self.finished and before is not None and t - before.t <= TOGETHER_S:
-            self.early[seat] = self.early.get(seat, 0) + 1     # counted with the card before: held for a turn
-            self.counts[seat] += 1
+        if self._seen_late(seat) or self._counted_early(seat, t):
             return slots, notes
         if seat in self.held:
             self.armed[seat] = t
@@ -167,6 +153,35 @@ class DealChecker:
         return slots, notes
 
     # -- internals ---------------------------------------------------------------------------------
+
+    def _release_held(self, seat: int, t: float) -> list[DealNote]:
+        """Raise the held skip findings of seats whose next card came alone (nothing with it since)."""
+        notes: list[DealNote] = []
+        for other in [s for s, at in self.armed.items() if t - at > TOGETHER_S or (s != seat and at != t)]:
+            del self.armed[other]
+            notes += self.held.pop(other, [])
+        return notes
+
+    def _seen_late(self, seat: int) -> bool:
+        """A card with the next one of a seat held as skipped: the skipped card, seen late; its finding goes."""
+        if seat not in self.armed:
+            return False
+        del self.armed[seat]
+        self.held[seat].pop()
+        if not self.held[seat]:
+            del self.held[seat]
+        self.short_explained[seat] -= 1
+        self.counts[seat] += 1
+        return True
+
+    def _counted_early(self, seat: int, t: float) -> bool:
+        """A card with the one before at the same seat: held as the seat's early card, for a turn of it to come."""
+        before = self.last_landing.get(seat)
+        if self.finished or before is None or t - before.t > TOGETHER_S:
+            return False
+        self.early[seat] = self.early.get(seat, 0) + 1
+        self.counts[seat] += 1
+        return True
 
     def _use_early(self, slots: list[Slot]) -> bool:
         """Fill the turn due now with its seat's early card, if it has one."""
