@@ -16,7 +16,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once the deal is over and that seat has discarded
   this hand (a card to a seat that did not discard is dealt: in the draw, the referee flags it);
   a card arriving face up also gives `CardExposed`.
-- a seat losing some of its cards: `CardsDiscarded`.
+- a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
+  says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box).
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
   whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. A hint that lags
   the video (`as_of`: the referee follows the table some seconds behind, in time order) speaks for the
