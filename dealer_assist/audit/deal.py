@@ -183,13 +183,18 @@ class DealChecker:
         self.counts[seat] += 1
         return True
 
+    def _take_early(self, seat: int, slots: list[Slot]) -> bool:
+        """Fill a turn of `seat` with its early card, if it has one."""
+        if not self.early.get(seat):
+            return False
+        self.early[seat] -= 1
+        slots.append(Slot(seat, None, True))
+        return True
+
     def _use_early(self, slots: list[Slot]) -> bool:
         """Fill the turn due now with its seat's early card, if it has one."""
-        due = self.expected[self.pos] if self.pos < len(self.expected) else None
-        if due is None or not self.early.get(due):
+        if self.pos >= len(self.expected) or not self._take_early(self.expected[self.pos], slots):
             return False
-        self.early[due] -= 1
-        slots.append(Slot(due, None, True))
         self.pos += 1
         return True
 
@@ -207,11 +212,8 @@ class DealChecker:
         e, s = self.expected[p], landing.seat
         if next_seat == e and s != e:
             # the seat due got the next card: the one before it was a card too many to seat s, and the deal went on
-            if s in self.over_explained:
-                self.over_explained[s] += 1
-            where = f"seat {s}" if s in self.counts and s in self.order else f"seat {s} (not dealt in)"
-            notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, f"a card went to {where} out of turn (seat {e} was "
-                                  f"due, and got the next card)", landing.t, landing.frame))
+            notes.append(self._wrong_seat(landing, f"a card went to {self._where(s)} out of turn (seat {e} was due, "
+                                          "and got the next card)"))
             self.pos = p
             return
         q = self._skip_target(p, s)
@@ -224,9 +226,7 @@ class DealChecker:
             assert q is not None
             for k in range(p, q):
                 skipped = self.expected[k]
-                if self.early.get(skipped):                    # its card came early, with another
-                    self.early[skipped] -= 1
-                    slots.append(Slot(skipped, None, True))
+                if self._take_early(skipped, slots):            # its card came early, with another
                     continue
                 self.short_explained[skipped] += 1
                 slots.append(Slot(skipped, None, False))
@@ -237,13 +237,19 @@ class DealChecker:
             self.pos = q + 1
             return
         self.short_explained[e] += 1
-        if s in self.over_explained:
-            self.over_explained[s] += 1
         slots.append(Slot(e, None, False))
-        where = f"seat {s}" if s in self.counts and s in self.order else f"seat {s} (not dealt in)"
-        notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s,
-                              f"a card due to seat {e} went to {where}", landing.t, landing.frame))
+        notes.append(self._wrong_seat(landing, f"a card due to seat {e} went to {self._where(s)}"))
         self.pos = p + 1
+
+    def _where(self, seat: int) -> str:
+        """How a flag names the seat a stray card went to."""
+        return f"seat {seat}" if seat in self.counts and seat in self.order else f"seat {seat} (not dealt in)"
+
+    def _wrong_seat(self, landing: _Landing, message: str) -> DealNote:
+        """The flag for a card that landed at a seat it was not due to; its extra card there is explained."""
+        if landing.seat in self.over_explained:
+            self.over_explained[landing.seat] += 1
+        return DealNote(FlagKind.CARD_TO_WRONG_SEAT, landing.seat, message, landing.t, landing.frame)
 
     def _count_notes(self, only: int | None = None) -> list[DealNote]:
         notes: list[DealNote] = []

@@ -403,19 +403,28 @@ class Tracker:
         """The phase the hint says the table is in now (None when it lags the video: it says nothing of now)."""
         return self._hint.phase if self._hint.as_of is None else None
 
+    def _behind(self, since: float) -> str | None:
+        """Whether the hint has caught up with video time `since`: None if so; "wait" while it lags but is within
+        `hint_lag_s` of the video; "gone" when it lags further (it is not waited for)."""
+        hint = self._hint
+        if hint.as_of is None or hint.as_of + _EPS >= since:
+            return None
+        return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else "gone"
+
     def _phase_at(self, since: float) -> str | None:
         """The referee's phase at `since`: "wait" while a lagging hint has not caught up with it, None without one."""
-        hint = self._hint
-        if hint.as_of is not None and hint.as_of + _EPS < since:
-            return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else None
-        return hint.phase
+        behind = self._behind(since)
+        if behind is not None:
+            return "wait" if behind == "wait" else None
+        return self._hint.phase
 
     def _told(self, seat: int, since: float) -> str | None:
         """What the hint says of a seat whose cards all went at `since`: "fold", "discard", "wait" (a lagging hint
         has not caught up with `since` yet), or None (no word: the tracker's own rules decide)."""
+        behind = self._behind(since)
+        if behind is not None:
+            return "wait" if behind == "wait" else None
         hint = self._hint
-        if hint.as_of is not None and hint.as_of + _EPS < since:
-            return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else None
         if seat in hint.folded or hint.phase in ("betting", "showdown"):
             return "fold"
         return "discard" if hint.phase == "draw" else None
