@@ -170,6 +170,21 @@ def test_cached_detections_replay_the_same_events_without_detecting(tmp_path) ->
     assert load_detections(tmp_path / "none.npz") == []
 
 
+def test_a_frame_limit_past_the_videos_end_scores_the_whole_video(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`frames` at or past the video's length is the whole video: its last events (the button moving on) are
+    compared, not cut as unsettled. A cut video drops the last 2 s of truth and of found events alike."""
+    cache = tmp_path / "video.npz"
+    whole = track_video(_sim("badugi-limit", 4), cache=cache)
+    assert whole.truth[-1].kind == "button_moved"
+    again = track_video(_sim("badugi-limit", 4), frames=10**6, cache=cache)
+    assert again.truth == whole.truth and again.found == whole.found
+    assert summarise([again]).recall == 1.0 and summarise([again]).precision == 1.0
+    cut = track_video(_sim("badugi-limit", 4), frames=whole.frames - 15, cache=cache)
+    horizon = whole.frames - 15 - 30
+    assert cut.truth == tuple(e for e in whole.truth if e.frame < horizon) and cut.truth != whole.truth
+    assert cut.found and all(e.frame < horizon for e in cut.found)
+
+
 def test_truth_seat_counts_follow_the_events() -> None:
     from dealer_assist.synth.track_eval import truth_seat_counts
     from dealer_assist.vision.events import CardDealt, CardReplaced, CardsDiscarded, CardsGathered, SeatFolded

@@ -313,8 +313,11 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     if found and isinstance(found[0], ButtonMoved) and found[0].frame <= sim.fps * 0.5:
         found, emitted = found[1:], emitted[1:]          # the button's first sighting: the starting state
     found, emitted = time_ordered(found, emitted, horizon_s)
-    horizon = n if frames is None else n - round(2.0 * sim.fps)   # events that could not have settled yet
+    # A cut video is compared up to 2 s before the cut, both ways: later events could not have settled yet.
+    horizon = n if n == sim.frame_count else n - round(2.0 * sim.fps)
     want = tuple(e for e in truth.events if e.kind != "burned" and e.frame < horizon)
+    kept = [k for k, e in enumerate(found) if e.frame < horizon]
+    found, emitted = [found[k] for k in kept], [emitted[k] for k in kept]
     return TrackedVideo(truth.seed, truth.game, n, want, tuple(found), tuple(emitted), sim.occluders, sim.fps,
                         seat_counts(sim, counts))
 
