@@ -1,8 +1,8 @@
 """Table events end to end on simulated hand videos with held-out deck designs.
 
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
-        [--errors all] [--size 640x360] [--onnx-frames 300] [--model models/] [--hints referee|none] [--verbose]
-        [--cache DIR]
+        [--errors all] [--size 640x360] [--onnx-frames 300] [--onnx-size 1280x720] [--model models/]
+        [--hints referee|none] [--verbose] [--cache DIR]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -11,7 +11,7 @@ against the video's ground-truth events in order (`synth.track_eval`, `vision.pi
 - `truth_*`: "truth with visibility", the renderer's per-object ground truth keeping only what a
   detector can see (index corners >= 0.5 visible, backs and the button >= 0.3: the thresholds the
   detector's training labels use, `synth.dataset`);
-- `onnx_*`: the trained detector in `models/` on the rendered 1280x720 frames (the first
+- `onnx_*`: the trained detector in `models/` on the rendered 1280x720 frames (`--onnx-size`; the first
   `--onnx-frames` of each video, fewer seeds: it is slower), when a model is there.
 
 Prints `name: value` lines: events_recall_in_order, events_precision, spurious_events_from_occluders
@@ -155,6 +155,7 @@ def main() -> None:
     ap.add_argument("--size", default="640x360", help="frame size for the truth-with-visibility run")
     ap.add_argument("--onnx-frames", type=int, default=300, help="frames per video for the ONNX run (0: skip)")
     ap.add_argument("--onnx-seeds", default="0-1")
+    ap.add_argument("--onnx-size", default="1280x720", help="frame size for the ONNX run (the table camera's)")
     ap.add_argument("--model", default=None)
     ap.add_argument("--horizon", type=float, default=3.0,
                     help="seconds behind the video events are put back in time order (audit --horizon)")
@@ -164,6 +165,8 @@ def main() -> None:
     ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
+    ow, oh = (int(v) for v in args.onnx_size.lower().split("x"))
+    onnx_size = (ow, oh)
     games = [g for g in args.games.split(",") if g]
     errors = () if args.errors == "none" else ERROR_KINDS if args.errors == "all" else tuple(args.errors.split(","))
 
@@ -193,7 +196,8 @@ def main() -> None:
         files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in [*folder.glob("*.onnx"),
                                                                                   *folder.glob("*.json")])
         stamp = hashlib.sha256(repr([*files, errors]).encode()).hexdigest()[:12]
-        return Path(args.cache) / f"{game}-{seed}-{args.onnx_frames}-{stamp}.npz"
+        size = "" if onnx_size == (1280, 720) else f"-{ow}x{oh}"      # the 720p caches keep their names
+        return Path(args.cache) / f"{game}-{seed}-{args.onnx_frames}{size}-{stamp}.npz"
 
     t0 = time.perf_counter()
     onnx: list[TrackedVideo] = []
@@ -201,7 +205,7 @@ def main() -> None:
     for g in games:
         for s in _seeds(args.onnx_seeds):
             loops: list[RefereeLoop] = []
-            sim = table(g, s, (1280, 720))
+            sim = table(g, s, onnx_size)
             video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
                                 follow=referee_follower(args.horizon, loops) if follow else None, cache=cache(g, s))
             onnx.append(video)
