@@ -465,3 +465,22 @@ def test_a_show_takes_no_more_cards_than_the_seat_held() -> None:
         t.show(1, ["9c", "Tc", "Jc", "Qc"] if k % 3 else ["9c", "Tc", "Jc", "Kc"]).hold(1 / FPS)
     shows = [e for e in summary(run(t.hold(1.0))) if e[:2] == ("shown", 1)]
     assert shows[-1] == ("shown", 1, "9c Tc Jc Qc")
+
+
+def test_a_box_lost_in_the_deal_and_back_with_the_next_card_is_no_discard() -> None:
+    """In the deal seat 2's count rises one too many (a second box on its second card), falls back, and its third
+    card then lands with the second box again. With the referee in the deal (or its hint lagging, last saying the
+    deal) the loss was a box: no discard, and of the count coming back only the new card is dealt. In a draw the
+    same counts are a discard of 1 and two replacements."""
+    def hand(phase: str, lagging: bool = False) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 2).hold(0.3)
+        t.miscount(2, 3).hold(0.6).miscount(2, 2, seen_going=True)  # one box too many, then gone, seen going
+        t.hold(1.5).deal(2).miscount(2, 4).hold(2.0)                # the third card, and the second box again
+        tracker = Tracker(6)
+        tracker.set_phase(phase, as_of=0.5 if lagging else None)
+        return summary(run(t, tracker))[6:]
+
+    deal = [("dealt", 2), ("dealt", 2)]                             # the box too many, then the third card
+    assert hand("deal") == deal and hand("deal", lagging=True) == deal
+    assert hand("draw") == [("dealt", 2), ("discarded", 2, 1), ("replaced", 2), ("replaced", 2)]

@@ -184,9 +184,12 @@ class ScriptedTable:
         self._seats[seat - 1] = view
         return self
 
-    def miscount(self, seat: int, backs: int) -> ScriptedTable:
+    def miscount(self, seat: int, backs: int, seen_going: bool = False) -> ScriptedTable:
         """The detector counts `backs` face-down cards at a seat from now on, with nothing seen going or coming (a
-        second box on one card appearing or gone)."""
+        second box on one card appearing or gone); `seen_going`: a card is seen loose beside the seat as it falls
+        (one pitched to the next seat flew past)."""
+        if seen_going:
+            self._leaving(seat)
         self._seats[seat - 1] = ZoneView(backs, self._seats[seat - 1].face_up)
         return self
 
