@@ -18,8 +18,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
   says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box).
-  Seen going or not, a loss in the deal (the hint says so, or lags and last said so) followed by the seat's next
-  cards is no discard either: as much of the count as comes back is no new card.
+  Seen going or not, such a loss in the deal or a betting round (the hint says so, or lags and last said so)
+  followed by the seat's next cards is no discard either: as much of the count as comes back is no new card.
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
   whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. A hint that lags
   the video (`as_of`: the referee follows the table some seconds behind, in time order) speaks for the
@@ -420,11 +420,11 @@ class Tracker:
             return "wait" if behind == "wait" else None
         return self._hint.phase
 
-    def _in_deal(self, since: float) -> bool:
-        """Whether the referee had the deal on at `since`; while its hint lags behind that moment, whether it last
-        said the deal (a seat losing cards in the deal lost boxes, not cards, and must not wait for the hint)."""
+    def _no_draw(self, since: float) -> bool:
+        """Whether the referee had the deal or a betting round on at `since` (no card leaves a seat then but in a
+        fold); while its hint lags behind that moment, whether it last said so (an arrival must not wait for it)."""
         phase = self._phase_at(since)
-        return phase == "deal" or (phase == "wait" and self._hint.phase == "deal")
+        return phase in ("deal", "betting") or (phase == "wait" and self._hint.phase in ("deal", "betting"))
 
     def _told(self, seat: int, since: float) -> str | None:
         """What the hint says of a seat whose cards all went at `since`: "fold", "discard", "wait" (a lagging hint
@@ -676,9 +676,9 @@ class Tracker:
             hand.active = True
             p = hand.pending.pop(seat, None)
             back = 0
-            if p is not None and p.partial and self._in_deal(p.t):
-                # No card leaves a seat in the deal: the count lost was a box gone (a second box on one card, a card
-                # of a dealt row missed), and as much of the count as comes back is no new card.
+            if p is not None and p.partial and self._no_draw(p.t):
+                # No card leaves a seat in the deal or a betting round but in a fold: the count lost was a box gone
+                # (a second box on one card, a card of a dealt row missed); as much of it as comes back is no card.
                 back = min(p.count, delta - len(arrived_up))
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
