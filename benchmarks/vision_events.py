@@ -21,7 +21,9 @@ with no truth event of their kind and seat within 2 s), event_latency_ms_median
 _over / _under: how often the mapper's card count at a seat matched the truth's, over settled seat-frames (the
 seat holds cards, nothing came or went there within 0.7 s, no hand or chips passing; `synth.track_eval.SeatCounts`).
 With referee hints, for each whole ONNX video: onnx_awards_right / _wrong / _none, the referee's award against the one
-it makes from the video's true events and the same dealer actions (none: it awarded nothing, the floor decides).
+it makes from the video's true events and the same dealer actions (none: it awarded nothing, the floor decides);
+onnx_injected_errors_flagged (the injected dealer errors whose flag, `FLAG_OF_ERROR`, the referee raised at their
+seat), onnx_other_flags_with_errors and onnx_flags_on_clean_hands (`audit` must raise exactly the injected flags).
 Per-video errors are injected on every other seed (`--errors`).
 
 `--cache DIR` keeps the ONNX run's detections per video (keyed by game, seed, errors, frames and the model files'
@@ -42,6 +44,7 @@ import argparse
 import hashlib
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,7 +55,7 @@ from dealer_assist.audit.records import DealerAction  # noqa: E402
 from dealer_assist.audit.referee import Referee  # noqa: E402
 from dealer_assist.audit.table import TableConfig  # noqa: E402
 from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
-from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable  # noqa: E402
+from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, SimulatedTable  # noqa: E402
 from dealer_assist.synth.track_eval import (  # noqa: E402
     FollowerFactory,
     TrackedVideo,
@@ -116,6 +119,15 @@ def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
         return "none"
     right = want is not None and dict(made.award.totals) == dict(want)
     return ("right" if right else "wrong") + (" provisional" if made.provisional else "")
+
+
+def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int]:
+    """(injected errors, those the referee flagged as it must, its other flags): `audit` must raise exactly the
+    injected errors' flags (`FLAG_OF_ERROR`, at their seats) and none on a clean hand."""
+    want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
+    got = Counter((f.kind.value, f.seat) for h in referee.hands for f in h.flags)
+    raised = sum((want & got).values())
+    return sum(want.values()), raised, sum(got.values()) - raised
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -202,6 +214,7 @@ def main() -> None:
     t0 = time.perf_counter()
     onnx: list[TrackedVideo] = []
     outcomes: list[str] = []
+    flag_counts: list[tuple[int, int, int]] = []
     for g in games:
         for s in _seeds(args.onnx_seeds):
             loops: list[RefereeLoop] = []
@@ -212,6 +225,7 @@ def main() -> None:
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
                 loops[0].finish(video.frames / sim.fps)
                 outcomes.append(award_outcome(sim, loops[0].referee))
+                flag_counts.append(flag_outcome(sim, loops[0].referee))
                 if args.verbose:  # why an award was not made, or made provisional: the last hand's open flags
                     last = loops[0].referee.hands[-1] if loops[0].referee.hands else None
                     print(f"#   {g} seed {s}: award {outcomes[-1]}")
@@ -226,6 +240,11 @@ def main() -> None:
             print(f"onnx_awards_{kind}: {len(made)} of {len(outcomes)} ({made.count(kind)} final, "
                   f"{len(made) - made.count(kind)} provisional)")
         print(f"onnx_awards_none: {outcomes.count('none')} of {len(outcomes)}")
+        injected = sum(w for w, _, _ in flag_counts)
+        print(f"onnx_injected_errors_flagged: {sum(r for _, r, _ in flag_counts)} of {injected}")
+        print(f"onnx_other_flags_with_errors: {sum(o for w, _, o in flag_counts if w)}")
+        print(f"onnx_flags_on_clean_hands: {sum(o for w, _, o in flag_counts if not w)} "
+              f"({sum(1 for w, _, _ in flag_counts if not w)} hands)")
 
 
 if __name__ == "__main__":

@@ -16,10 +16,9 @@ from dealer_assist.audit.records import DealerAction
 from dealer_assist.cli import cli
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import HandLog, StoredAction, StoredFlag
+from dealer_assist.synth.hand_video import FLAG_OF_ERROR as FLAG_OF
 from dealer_assist.vision.events import CardDealt
 
-FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
-           "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
 CASES = [
     ("badugi-limit", 1, []),
     ("badacey-pot-limit-double", 2, []),

@@ -10,12 +10,11 @@ from audit_videos import make_sim_video
 from click.testing import CliRunner
 
 from dealer_assist.cli import cli
+from dealer_assist.synth.hand_video import FLAG_OF_ERROR as FLAG_OF
 from dealer_assist.vision.detector import MANIFEST_NAME, MODELS_DIR
 
 pytestmark = pytest.mark.skipif(not (MODELS_DIR / MANIFEST_NAME).is_file(),
                                 reason="no trained detector in models/ yet (dealer-assist train)")
-FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
-           "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
 
 
 # The shipped models were trained on a short budget (CPU rounds, then 450 s on a GPU) and read few face-up cards,

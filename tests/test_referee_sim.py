@@ -13,13 +13,12 @@ from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.rules.house_rules import PRESETS, HouseRules
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulationError, build_script
+from dealer_assist.synth.hand_video import FLAG_OF_ERROR as FLAG_OF
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.table_profile import oval_profile
 
 Item = TableEvent | DealerAction
 # sim-video's error names -> the referee's flag kinds
-FLAG_OF = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
-           "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
 PROFILE = oval_profile(9)
 SEEDS = range(8)
 

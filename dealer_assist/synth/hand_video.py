@@ -82,6 +82,9 @@ from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.table_profile import TableProfile, oval_profile
 
 ERROR_KINDS: tuple[str, ...] = ("skipped_seat", "wrong_seat", "extra_replacement", "exposed_card")
+FLAG_OF_ERROR: dict[str, str] = {"skipped_seat": "seat_skipped", "wrong_seat": "card_to_wrong_seat",
+                                 "extra_replacement": "replacements_mismatch", "exposed_card": "card_exposed"}
+"""The referee flag kind each injected dealer error must raise, at the error's seat (and no other flag)."""
 ROW_STEP_CM = 3.0
 """How far each card of a seat's row lies past the one under it (a card is 6.3 cm wide)."""
 

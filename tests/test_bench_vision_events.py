@@ -1,0 +1,33 @@
+"""`benchmarks/vision_events.py`'s award and flag scoring, on referees fed a video's true events."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from vision_events import _actions, _referee, award_outcome, flag_outcome
+
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.referee import Referee
+from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable
+
+
+def _fed(sim: SimulatedTable, drop: str | None = None) -> Referee:
+    """The video's referee fed its true events and dealer actions (less the events of kind `drop`)."""
+    referee = _referee(sim)
+    items = [*(e for e in sim.truth.events if e.kind != drop), *_actions(sim)]
+    referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(sim.frame_count / sim.fps)
+    return referee
+
+
+def test_flags_are_scored_against_the_injected_errors() -> None:
+    errors = SimulatedTable("badugi-limit", 1, size=(320, 180), errors=ERROR_KINDS)
+    assert flag_outcome(errors, _fed(errors)) == (4, 4, 0)
+    clean = SimulatedTable("badugi-limit", 2, size=(320, 180))
+    assert flag_outcome(clean, _fed(clean)) == (0, 0, 0)
+    assert award_outcome(clean, _fed(clean)) == "right"
+    missing = flag_outcome(clean, _fed(clean, drop="replaced"))        # the camera lost every replacement
+    assert missing[:2] == (0, 0) and missing[2] > 0
