@@ -540,6 +540,7 @@ class MainWindow(QMainWindow):
         from dealer_assist.audit.referee import Referee
         from dealer_assist.audit.table import TableConfig
         from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+        from dealer_assist.vision.camera_reach import camera_reach
         from dealer_assist.vision.detector import make_detector
 
         s = self.settings
@@ -562,6 +563,7 @@ class MainWindow(QMainWindow):
         self.session.hand_started.connect(lambda: self.live.show_award(None))
         self.session.start()
         self.session_timer.start()
+        self.live.show_banner(camera_reach(profile, calibration).warning())   # a camera too coarse to read shows
         return self.session
 
     @property

@@ -84,6 +84,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.store import HandLog, resolve_log_path
     from dealer_assist.store.sink import HandLogSink, RecentFrames
     from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+    from dealer_assist.vision.camera_reach import camera_reach
     from dealer_assist.vision.detector import Detector, encode_jpeg, make_detector
     from dealer_assist.vision.pipeline import Pipeline
     from dealer_assist.vision.table_profile import load_profile
@@ -126,6 +127,9 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     source = open_source(video)
     pipeline = Pipeline.build(profile, calibration, det,
                               TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
+    warning = None if fake else camera_reach(profile, calibration).warning()
+    if warning:                                 # why shows may go unread, before the report says so hand by hand
+        click.echo(warning, err=True)
     path = resolve_log_path(log_path)
     log = HandLog.open(path)
     try:

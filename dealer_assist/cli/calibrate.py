@@ -16,6 +16,7 @@ from dealer_assist.vision.calibration import (
     parse_points,
     read_image,
 )
+from dealer_assist.vision.camera_reach import camera_reach
 from dealer_assist.vision.table_profile import load_profile
 
 
@@ -55,8 +56,15 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
             raise CalibrationError(f"give exactly 4 points (got {len(img_pts)} image, {len(tab_pts)} table)")
         cal = calibrate_from_points(img_pts, tab_pts, size, profile.name)
     path = cal.save(Path(out) if out else default_camera_path(profile))
+    reach = camera_reach(profile, cal)
+    corners = [round(min(reach.corner_px), 1), round(max(reach.corner_px), 1)]
     if as_json:
         click.echo(json.dumps({"table": profile.name, "method": cal.method, "error_cm": round(cal.error_cm, 3),
-                               "image_to_table": cal.image_to_table.tolist(), "out": str(path)}))
+                               "image_to_table": cal.image_to_table.tolist(), "out": str(path),
+                               "index_corner_px": corners, "reads_shows": reach.reads_shows}))
     else:
-        click.echo(f"{profile.name}: calibrated by {cal.method}, error {cal.error_cm:.2f} cm, written to {path}")
+        click.echo(f"{profile.name}: calibrated by {cal.method}, error {cal.error_cm:.2f} cm, written to {path}; "
+                   f"index corners {corners[0]:.0f} to {corners[1]:.0f} px tall")
+    warning = reach.warning()
+    if warning:
+        click.echo(warning, err=True)
