@@ -470,7 +470,7 @@ def test_a_show_takes_no_more_cards_than_the_seat_held() -> None:
 def test_a_box_lost_in_the_deal_and_back_with_the_next_card_is_no_discard() -> None:
     """Seat 2's count rises one too many (a second box on its second card), falls back, and its third card then
     lands with the second box again. With the referee in the deal or a betting round (or its hint lagging, last
-    saying so) the loss was a box: no discard, and of the count coming back only the new card is dealt. In a draw
+    saying the deal) the loss was a box: no discard, and of the count coming back only the new card is dealt. In a draw
     the same counts are a discard of 1 and two replacements."""
     def hand(phase: str, lagging: bool = False) -> list[tuple[Any, ...]]:
         t = ScriptedTable(6, FPS).hold(0.5)
@@ -482,6 +482,10 @@ def test_a_box_lost_in_the_deal_and_back_with_the_next_card_is_no_discard() -> N
         return summary(run(t, tracker))[6:]
 
     deal = [("dealt", 2), ("dealt", 2)]                             # the box too many, then the third card
+    draw = [("dealt", 2), ("discarded", 2, 1), ("replaced", 2), ("replaced", 2)]
     assert hand("deal") == deal and hand("deal", lagging=True) == deal
-    assert hand("betting") == deal and hand("betting", lagging=True) == deal    # a card then is the referee's flag
-    assert hand("draw") == [("dealt", 2), ("discarded", 2, 1), ("replaced", 2), ("replaced", 2)]
+    assert hand("betting") == deal                                  # a card then is the referee's flag
+    assert hand("draw") == draw
+    # a hint lagging behind the loss that last said a betting round: the round may have closed since and the draw
+    # begun with this very discard, so it stands
+    assert ("discarded", 2, 1) in hand("betting", lagging=True)

@@ -18,8 +18,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
   says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box).
-  Seen going or not, such a loss in the deal or a betting round (the hint says so, or lags and last said so)
-  followed by the seat's next cards is no discard either: as much of the count as comes back is no new card.
+  Seen going or not, such a loss in the deal or a betting round (the hint says so, or lags and last said the
+  deal) followed by the seat's next cards is no discard either: as much of the count as comes back is no new card.
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
   whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. A hint that lags
   the video (`as_of`: the referee follows the table some seconds behind, in time order) speaks for the
@@ -422,9 +422,10 @@ class Tracker:
 
     def _no_draw(self, since: float) -> bool:
         """Whether the referee had the deal or a betting round on at `since` (no card leaves a seat then but in a
-        fold); while its hint lags behind that moment, whether it last said so (an arrival must not wait for it)."""
+        fold). While its hint lags behind that moment (an arrival must not wait for it), whether it last said the
+        deal: a betting round may have closed since, and the draw begun with this seat's discard."""
         phase = self._phase_at(since)
-        return phase in ("deal", "betting") or (phase == "wait" and self._hint.phase in ("deal", "betting"))
+        return phase in ("deal", "betting") or (phase == "wait" and self._hint.phase == "deal")
 
     def _told(self, seat: int, since: float) -> str | None:
         """What the hint says of a seat whose cards all went at `since`: "fold", "discard", "wait" (a lagging hint
