@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from dealer_assist.cli import cli
 from dealer_assist.vision.calibration import CameraCalibration
-from dealer_assist.vision.camera_reach import CARD_HEIGHT_CM, INDEX_SHARE, READ_WELL_PX, camera_reach
+from dealer_assist.vision.camera_reach import INDEX_SHARE, READ_WELL_PX, camera_reach
+from dealer_assist.vision.pipeline import CARD_H_CM
 from dealer_assist.vision.table_profile import oval_profile
 
 
@@ -29,7 +30,7 @@ def _straight_down(px_per_cm: float, size: tuple[int, int]) -> CameraCalibration
 ])
 def test_the_index_corner_height_decides_the_warning(px_per_cm: float, expect: str | None, camera: str | None) -> None:
     reach = camera_reach(oval_profile(9), _straight_down(px_per_cm, (1280, 720)))
-    assert reach.corner_px == pytest.approx([INDEX_SHARE * CARD_HEIGHT_CM * px_per_cm] * 9)
+    assert reach.corner_px == pytest.approx([INDEX_SHARE * CARD_H_CM * px_per_cm] * 9)
     warning = reach.warning()
     assert reach.reads_shows == (expect is None)
     if expect is None:

@@ -90,6 +90,15 @@ class CameraCalibration:
         """Table cm (N, 2) -> image px (N, 2)."""
         return apply_homography(self.table_to_image, points)
 
+    def lengths_px(self, points: npt.ArrayLike, length_cm: float) -> Matrix:
+        """How long `length_cm` centred on each table point (N, 2) looks, image px (N, 2): along the table's x axis,
+        then its y axis (a card at a spot may lie either way)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        steps = np.array([[-1, 0], [1, 0], [0, -1], [0, 1]], dtype=np.float64) * (length_cm / 2)
+        img = self.to_image((pts[:, None, :] + steps[None]).reshape(-1, 2)).reshape(-1, 4, 2)
+        out: Matrix = np.stack([np.hypot(*(img[:, 1] - img[:, 0]).T), np.hypot(*(img[:, 3] - img[:, 2]).T)], axis=1)
+        return out
+
     @classmethod
     def from_table_to_image(cls, matrix: npt.ArrayLike, image_size: tuple[int, int], table: str,
                             method: str = "known") -> CameraCalibration:

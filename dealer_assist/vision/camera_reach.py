@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.pipeline import CARD_H_CM
 from dealer_assist.vision.table_profile import TableProfile
 
-CARD_HEIGHT_CM = 8.8
 INDEX_SHARE = 0.23
 """An index corner (rank over suit) is this share of a card's height: the median over the decks' art (0.21 to 0.29)."""
 READ_WELL_PX = 20.0
@@ -60,11 +60,5 @@ class CameraReach:
 def camera_reach(profile: TableProfile, calibration: CameraCalibration) -> CameraReach:
     """The index-corner height at each seat's card spot: a card's height there (the mean of its image length
     along the table's two axes, as a card may lie either way) times `INDEX_SHARE`."""
-    half = CARD_HEIGHT_CM / 2
-    out: list[float] = []
-    for seat in profile.seats:
-        x, y = seat.card_spot
-        p = calibration.to_image([(x - half, y), (x + half, y), (x, y - half), (x, y + half)])
-        length = (float(np.hypot(*(p[1] - p[0]))) + float(np.hypot(*(p[3] - p[2])))) / 2
-        out.append(INDEX_SHARE * length)
-    return CameraReach(calibration.image_size, tuple(out))
+    lengths = calibration.lengths_px([s.card_spot for s in profile.seats], CARD_H_CM).mean(axis=1)
+    return CameraReach(calibration.image_size, tuple(float(INDEX_SHARE * v) for v in lengths))

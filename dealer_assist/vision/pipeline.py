@@ -44,14 +44,9 @@ class PipelineStats:
 
 def card_length_px(profile: TableProfile, calibration: CameraCalibration) -> float:
     """The longest a card can look in this camera's frames (its diagonal, at the nearest card spot), image px."""
-    half = math.hypot(CARD_W_CM, CARD_H_CM) / 2
     spots = [s.card_spot for s in profile.seats]
     spots += [tuple(np.mean(np.asarray(area), axis=0)) for area in (profile.muck, profile.stub, profile.pot)]
-    longest = 0.0
-    for x, y in spots:
-        p = calibration.to_image([(x - half, y), (x + half, y), (x, y - half), (x, y + half)])
-        longest = max(longest, float(np.hypot(*(p[1] - p[0]))), float(np.hypot(*(p[3] - p[2]))))
-    return longest
+    return float(calibration.lengths_px(spots, math.hypot(CARD_W_CM, CARD_H_CM)).max())
 
 
 class Pipeline:
