@@ -16,8 +16,9 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[PhaseHint] = []
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        self.calls.append(PhaseHint(phase, as_of, frozenset(folded)))
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
+                  drawing: Iterable[int] = ()) -> None:
+        self.calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
 
 
 def spy_on_pipelines(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
@@ -25,9 +26,10 @@ def spy_on_pipelines(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
     calls: list[PhaseHint] = []
     forward = Pipeline.set_phase
 
-    def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        calls.append(PhaseHint(phase, as_of, frozenset(folded)))
-        forward(self, phase, as_of=as_of, folded=folded)
+    def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
+            drawing: Iterable[int] = ()) -> None:
+        calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
+        forward(self, phase, as_of=as_of, folded=folded, drawing=drawing)
 
     monkeypatch.setattr(Pipeline, "set_phase", spy)
     return calls

@@ -132,9 +132,10 @@ class RecordingPipeline(Pipeline):
         self.hints: list[PhaseHint] = []
         self.emitted: list[tuple[float, TableEvent]] = []
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
-        self.hints.append(PhaseHint(phase, as_of, frozenset(folded)))
-        super().set_phase(phase, as_of=as_of, folded=folded)
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
+                  drawing: Iterable[int] = ()) -> None:
+        self.hints.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
+        super().set_phase(phase, as_of=as_of, folded=folded, drawing=drawing)
 
     def update(self, frame: Frame) -> list[TableEvent]:
         events = super().update(frame)

@@ -45,7 +45,7 @@ def track(table: ScriptedTable, tracker: Tracker,
         out += [(obs.frame, e) for e in tracker.update(obs)]
         h = hint(obs.t) if hint is not None else None
         if h is not None:
-            tracker.set_phase(h.phase, as_of=h.as_of, folded=h.folded)
+            tracker.set_phase(h.phase, as_of=h.as_of, folded=h.folded, drawing=h.drawing)
     return out
 
 
@@ -126,6 +126,25 @@ def test_cards_covered_then_gone_are_stamped_when_they_went() -> None:
     assert event.kind == "folded" and abs(event.frame - went) <= 1
 
 
+@pytest.mark.parametrize("drawing", [frozenset({2}), frozenset()])
+def test_replacements_seen_together_at_the_seat_next_to_draw(drawing: frozenset[int]) -> None:
+    """Seat 2 is seen discarding 2 and the camera finds both replacements in the same frames (it often finds a pitched
+    card late, with the next one): with the referee's word that seat 2 is next to draw, they are its replacements;
+    without it, 2 cards back at once are the seat's own cards uncovered (a hand had lain over them)."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    went = t.frame
+    t.discard(2, 2).hold(0.8).deal(2).deal(2).hold(3.0 + LAG)
+    hint = lambda now: PhaseHint("draw", now - LAG, frozenset(), drawing)  # noqa: E731
+    events = [e for _, e in track(t, Tracker(6), hint) if e.frame >= went]
+    kinds = [(e.kind, e.to_dict()["seat"], e.to_dict().get("count")) for e in events]
+    if drawing:
+        assert kinds == [("discarded", 2, 2), ("replaced", 2, None), ("replaced", 2, None)]
+        assert events[0].frame == went
+    else:
+        assert kinds == []
+
+
 # -- the audit's loop ------------------------------------------------------------------------------------------
 
 
@@ -147,6 +166,10 @@ def test_referee_loop_gives_the_tracker_the_referees_phase() -> None:
     phases = [h.phase for _, h in seen]
     assert [p for k, p in enumerate(phases) if k == 0 or p != phases[k - 1]] == ["deal", "betting", "draw", "betting"]
     assert seen[-1][1].folded == {3}
+    # in the draw the seat next to discard, in the draw's order (3 stands pat: it stays next until the round closes)
+    drawing = [set(h.drawing) for _, h in seen if h.phase == "draw"]
+    assert [d for k, d in enumerate(drawing) if k == 0 or d != drawing[k - 1]] == [{1}, {2}, {3}]
+    assert all(not h.drawing for _, h in seen if h.phase != "draw")
     fold_t = s.items[-1].t
     assert all(h.folded == set() for now, h in seen if now - 2.0 < fold_t)
     assert loop.finish(end) == [] and loop.referee.run is None

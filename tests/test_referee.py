@@ -120,6 +120,22 @@ def test_prompts_follow_the_deal_the_betting_and_the_draw() -> None:
     assert referee.vision_phase == "draw"
 
 
+def test_drawing_seats_name_the_seat_whose_draw_comes_next() -> None:
+    """For the tracker: the first seat in the draw's order yet to declare (a discard held until the next card counts
+    as declared); none outside a draw; with discard_then_replace every seat yet to discard."""
+    referee = run(Script().deal_all(ORDER))
+    assert referee.vision_phase == "betting" and referee.drawing_seats == frozenset()
+    referee.feed_all(Script(frame=500).act(3, "call").act(1, "call").act(2, "check").items)
+    assert referee.vision_phase == "draw" and referee.drawing_seats == {1}
+    referee.feed_all(Script(frame=700).discard(1, 2).items)
+    assert referee.drawing_seats == {2}
+    referee.feed_all(Script(frame=800).replace(1, 2).discard(2, 1).replace(2).items)
+    assert referee.drawing_seats == {3}
+    collected = run(Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check").discard(1, 2),
+                    table(LIMIT.with_options(draw_procedure="discard_then_replace")))
+    assert collected.drawing_seats == {2, 3}
+
+
 def test_prompt_says_when_the_stub_needs_a_reshuffle() -> None:
     config = table(seats=10, button=10)
     s = Script().deal_all(tuple(range(1, 11)))

@@ -61,6 +61,22 @@ class HandRun(ShowdownChecks):
         return frozenset(s for s, i in hand.index_of.items() if not hand.live[i])
 
     @property
+    def drawing_seats(self) -> frozenset[int]:
+        """Seats whose draw may be under way now, for the tracker: in a draw, the first seat in the draw's order yet
+        to discard or stand pat (with `discard_then_replace`, every such seat: they discard in any order)."""
+        hand = self.hand
+        if hand.phase is not Phase.DRAWING:
+            return frozenset()
+        current = self._draw_no == hand.draw
+        went = {*self._declared, *self._collected} if current else set()
+        if self._held is not None:
+            went.add(self._held.seat)
+        waiting = [s for s in self._draw_seats() if s not in went]
+        if self.rules.draw_procedure == "sequential":
+            waiting = waiting[:1]
+        return frozenset(waiting)
+
+    @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE
 

@@ -92,10 +92,12 @@ class Pipeline:
         self.stats.events += len(events)
         return events
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
+                  drawing: Iterable[int] = ()) -> None:
         """The referee's phase hint for the tracker (`Tracker.set_phase`): "deal", "betting", "draw", "showdown" or
-        None, as of video time `as_of` (None: now), with the seats it knows have folded."""
-        self.tracker.set_phase(phase, as_of=as_of, folded=folded)
+        None, as of video time `as_of` (None: now), with the seats it knows have folded and those whose draw may be
+        under way."""
+        self.tracker.set_phase(phase, as_of=as_of, folded=folded, drawing=drawing)
 
     def flush(self) -> list[TableEvent]:
         """At the end of the source: events still waiting on what comes next."""

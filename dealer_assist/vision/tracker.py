@@ -33,8 +33,9 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   seat holding cards (the pot is being pushed) or its hand had been shown. If 2 or more cards come
   back together (within `together_s`: a dealer pitches replacements one at a time) they are the
   seat's own cards uncovered (a hand lay over what a partial discard left): the discard counts the
-  rest, and only the cards after them are replacements. A seat drawing is one that held a whole
-  hand, or any seat that loses cards once some seat did (a seat dealt short draws too).
+  rest, and only the cards after them are replacements; but when the cards were seen going and the hint has that
+  seat next to draw (`drawing`), all of them coming back at once are its replacements. A seat drawing is one that
+  held a whole hand, or any seat that loses cards once some seat did (a seat dealt short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
   that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
@@ -82,12 +83,15 @@ class PhaseHint:
     `phase`: "deal", "betting", "draw", "showdown", or None (no word: the tracker infers). `as_of`: the
     video time up to which the referee has followed the table (None: it is up to date, the hint holds now).
     `folded`: the seats the referee knows have folded (the dealer entered it), whose cards going is a fold
-    whatever the phase (a fold that closes a betting round has already opened the draw).
+    whatever the phase (a fold that closes a betting round has already opened the draw). `drawing`: the seats whose
+    draw may be under way (the next to discard in the draw's order): cards seen going from such a seat and as many
+    coming back at once are its replacements, not its own cards uncovered.
     """
 
     phase: str | None = None
     as_of: float | None = None
     folded: frozenset[int] = frozenset()
+    drawing: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.phase is not None and self.phase not in PHASES:
@@ -394,11 +398,12 @@ class Tracker:
         self._muck_pile = ZoneSmoother(self.config)            # the muck zone alone: did it just grow?
         self.events_emitted = 0
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = ()) -> None:
+    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
+                  drawing: Iterable[int] = ()) -> None:
         """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer); with
         `as_of`, as of that video time (the referee follows the table behind the video); `folded`: the seats it
-        knows have folded. See `PhaseHint`."""
-        self._hint = PhaseHint(phase, as_of, frozenset(folded))
+        knows have folded; `drawing`: the seats whose draw may be under way. See `PhaseHint`."""
+        self._hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing))
 
     @property
     def _phase(self) -> str | None:
@@ -572,6 +577,12 @@ class Tracker:
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
         return [SeatFolded(p.t, p.frame, seat)]
 
+    def _drawing(self, seat: int, p: _Pending) -> bool:
+        """Whether cards a seat lost were seen going (not a hand lying over them) while the referee, as far as it has
+        followed the table, has that seat next to draw: as many cards coming back is its replacements, however close
+        together the camera sees them land (it often finds a pitched card a few frames late, with the next one)."""
+        return p.partial and not p.vanished and self._behind(p.t) != "gone" and seat in self._hint.drawing
+
     def _discarding(self, seat: int) -> None:
         """A seat discarded: its next cards are replacements, once the deal is over."""
         self._hand.drew.add(seat)
@@ -683,6 +694,8 @@ class Tracker:
                 back = min(p.count, delta - len(arrived_up))
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
+                if back == p.count and self._drawing(seat, p):
+                    back = 0        # all that went came back at once: with the draw on, its replacements
                 if p.count > back:
                     events.append(CardsDiscarded(p.t, p.frame, seat, p.count - back, p.cards))
                     self._discarding(seat)
