@@ -446,6 +446,40 @@ def test_cards_turned_up_unread_at_showdown_are_a_show_not_a_fold() -> None:
     assert ("folded", 1) in events and not any(e[:2] == ("shown", 1) for e in events)
 
 
+@pytest.mark.parametrize("first", [True, False])
+def test_a_hand_turned_up_with_one_corner_read_is_a_show(first: bool) -> None:
+    """At showdown a seat's backs vanish in place and one corner of its four is read: a show of that card (the
+    referee then waits for the floor), not a fold, whether it shows first (the referee says the showdown is on) or
+    after another seat showed. A hand would otherwise go unseen to the gather and count as mucked."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    if not first:
+        t.show(2, ["Ah", "2c", "3d", "4s"]).hold(1.0)
+    t.show(1, ["Th"]).hold(4.0).gather().hold(1.0)
+    tracker = Tracker(6)
+    if first:
+        tracker.set_phase("showdown")
+    events = summary(run(t, tracker))
+    assert ("shown", 1, "Th") in events
+    assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
+
+
+def test_shown_hands_swept_in_with_the_muck_are_gathered_at_once() -> None:
+    """The dealer sweeps the shown hands in with the muck, nothing seen loose by the seats: the muck gathered (it only
+    ever is) says the seats' cards went too, so the hand ends within a second, not after `vanish_s` (a recording
+    that stops 2 s after the gather would otherwise never close the hand, and the referee would award nothing)."""
+    t = _to_showdown().fold(1).hold(2.0)
+    gathered = t.frame
+    t.gather(seen_going=False).hold(3.0)
+    out = run(t, flush=False)
+    [(at, event)] = [(at, e) for at, e in out if e.kind == "gathered"]
+    assert abs(event.frame - gathered) <= 1
+    assert at - gathered <= 1.2 * FPS < Tracker(6).config.vanish_s * FPS
+    # a hand resting over a shown hand (the muck untouched) is still waited out: no gather, no fold
+    covered = _to_showdown().fold(1).hold(2.0).occlude([2], 2.0).hold(2.0)
+    assert not [e for _, e in run(covered, flush=False) if e.kind in ("gathered", "folded") and e.frame > gathered]
+
+
 def test_a_show_partly_read_is_no_discard_and_its_reads_add_up_over_frames() -> None:
     """Two of four corners read as the hand is turned up (the count falls): no discard. Then each frame reads a
     different three: a card read in 3 frames joins the show, which ends with all four."""

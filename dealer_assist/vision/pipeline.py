@@ -227,10 +227,11 @@ class ScriptedTable:
         self._stub = _view(0, [card] if card else [])
         return self
 
-    def gather(self) -> ScriptedTable:
-        """Every seat and the muck cleared."""
+    def gather(self, seen_going: bool = True) -> ScriptedTable:
+        """Every seat and the muck cleared (without `seen_going`, nothing is seen loose by the seats: the dealer's
+        arm sweeps their cards straight in with the muck)."""
         for n, v in enumerate(self._seats, 1):
-            if v.count:
+            if v.count and seen_going:
                 self._leaving(n)
         self._seats = [EMPTY] * self.seats
         self._muck = EMPTY

@@ -5,12 +5,12 @@ A zone's contents change only when the new contents persist: cards landing for `
 (0.6 s, with what is left steady for `settle_s`) and a zone emptying for `empty_s` (0.8 s), so a
 hand or chip passing over cards, a detection missing for a few frames, or a spurious one for a
 couple of frames, makes no event; up to `max_gap` odd frames inside a change do not break it.
-Cards count as leaving only when they were seen going (loose near the seat outside every zone, or
-the muck growing); cards that merely vanish (a hand resting over them) must stay gone `vanish_s`
-(2.5 s). Events carry the timestamp and index of the frame where the change began (the card
-landed), not the frame where it was confirmed; cards that vanished (a hand lay over them) and were
-seen going to the muck `covered_s` or more later (loose beside the seat, then the muck grew) went
-when they were seen going.
+Cards count as leaving only when they were seen going (loose near the seat outside every zone, the muck
+growing, or the muck gathered: the hands swept in with it); cards that merely vanish (a hand resting over
+them) must stay gone `vanish_s` (2.5 s). Events carry the timestamp and index of the frame where the change
+began (the card landed), not the frame where it was confirmed; cards that vanished (a hand lay over them) and
+were seen going to the muck `covered_s` or more later (loose beside the seat, then the muck grew) went when
+they were seen going.
 
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once the deal is over and that seat has discarded
@@ -41,8 +41,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
   read at a showing seat in `show_votes` frames joins its show (no more cards than the seat held),
   and the seat's whole show comes again, stamped when it was turned up. At showdown, cards that
-  vanish in place (turned up, none read; a muck is seen going) are a show of no cards, not a fold,
-  and cards a showing seat seems to lose are unread, not discarded.
+  vanish in place (turned up, fewer than 2 read; a muck is seen going) are a show of what was read, not a
+  fold, and cards a showing seat seems to lose are unread, not discarded.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -488,13 +488,17 @@ class Tracker:
                 self._muck_t[i] = t
             for i in recent:                                    # their cards went when last seen moving
                 self._went[i] = self._loose_since[i]
+        muck_view = ZoneView(obs.muck.count + obs.pot.count)
+        muck_commits = self._muck.update(t, frame, muck_view, loose_t=t)     # the muck is only ever gathered
+        if any(c.new.count == 0 < c.old.count for c in muck_commits):
+            # The dealer gathered the muck: cards vanishing at the seats now are being swept up with it (a shown
+            # hand, the winner's cards), seen going, not a hand resting over them.
+            self._muck_t = [t] * self.seat_count
         commits: list[tuple[int, Commit]] = []
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
                                                              self._muck_t[number - 1])]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
-        muck_view = ZoneView(obs.muck.count + obs.pot.count)
-        muck_commits = self._muck.update(t, frame, muck_view, loose_t=t)     # the muck is only ever gathered
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
 
@@ -716,9 +720,10 @@ class Tracker:
                 pass                                # a shown hand (some cards unread) or the last hand pushed away
             elif not commit.seen_going and self._at_showdown():
                 # At showdown cards that vanish in place were turned up and not read (a muck is seen going): a show
-                # of what was read, so the referee waits for the rest instead of handing the pot to another seat.
-                if new.count == 0:
-                    events += self._show_more(seat, (), start)
+                # of what was read (one corner of four, or none), so the referee waits for the rest instead of
+                # handing the pot to another seat.
+                if new.backs == 0:
+                    events += self._show_more(seat, new.face_up, start)
             elif new.count == 0:
                 went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
                         _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
