@@ -17,8 +17,8 @@ class Recorder:
         self.calls: list[PhaseHint] = []
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None:
-        self.calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
+        self.calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
 
 
 def spy_on_pipelines(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
@@ -27,9 +27,9 @@ def spy_on_pipelines(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
     forward = Pipeline.set_phase
 
     def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-            drawing: Iterable[int] = ()) -> None:
-        calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
-        forward(self, phase, as_of=as_of, folded=folded, drawing=drawing)
+            drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
+        calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
+        forward(self, phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
 
     monkeypatch.setattr(Pipeline, "set_phase", spy)
     return calls

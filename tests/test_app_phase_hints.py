@@ -133,9 +133,9 @@ class RecordingPipeline(Pipeline):
         self.emitted: list[tuple[float, TableEvent]] = []
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None:
-        self.hints.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing)))
-        super().set_phase(phase, as_of=as_of, folded=folded, drawing=drawing)
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
+        self.hints.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
+        super().set_phase(phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
 
     def update(self, frame: Frame) -> list[TableEvent]:
         events = super().update(frame)

@@ -45,7 +45,7 @@ def track(table: ScriptedTable, tracker: Tracker,
         out += [(obs.frame, e) for e in tracker.update(obs)]
         h = hint(obs.t) if hint is not None else None
         if h is not None:
-            tracker.set_phase(h.phase, as_of=h.as_of, folded=h.folded, drawing=h.drawing)
+            tracker.set_phase(h.phase, as_of=h.as_of, folded=h.folded, drawing=h.drawing, drawn=h.drawn)
     return out
 
 
@@ -143,6 +143,22 @@ def test_replacements_seen_together_at_the_seat_next_to_draw(drawing: frozenset[
         assert events[0].frame == went
     else:
         assert kinds == []
+
+
+@pytest.mark.parametrize("drawn", [frozenset({2}), frozenset()])
+def test_a_count_lost_unseen_at_a_seat_done_drawing_is_no_second_discard(drawn: frozenset[int]) -> None:
+    """Seat 2 has drawn in this draw (the referee has its discard and replacement); one of its boxes then vanishes
+    for 3 s, nothing seen going (a hand over it, a card pitched past), and comes back. With the referee's word that
+    the seat is done drawing that is no discard and no replacement; without it, a second discard and replacement."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    t.discard(2, 1).hold(1.0).deal(2).hold(2.0)
+    lost = t.frame
+    t.miscount(2, 3).hold(3.0).miscount(2, 4).hold(3.0 + LAG)
+    hint = lambda now: PhaseHint("draw", now - LAG, frozenset(), frozenset({3}), drawn)  # noqa: E731
+    events = [e for _, e in track(t, Tracker(6), hint) if e.frame >= lost]
+    kinds = [(e.kind, e.to_dict()["seat"], e.to_dict().get("count")) for e in events]
+    assert kinds == ([] if drawn else [("discarded", 2, 1), ("replaced", 2, None)])
 
 
 # -- the audit's loop ------------------------------------------------------------------------------------------

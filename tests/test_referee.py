@@ -136,6 +136,21 @@ def test_drawing_seats_name_the_seat_whose_draw_comes_next() -> None:
     assert collected.drawing_seats == {2, 3}
 
 
+def test_drawn_seats_are_those_done_with_this_draw() -> None:
+    """For the tracker: seats whose discard is declared and whose replacements are all in (a seat that stood pat
+    too, once the next seat discarded); none before the draw, and none once the betting round after it opens."""
+    referee = run(Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check"))
+    assert referee.vision_phase == "draw" and referee.drawn_seats == frozenset()
+    referee.feed_all(Script(frame=700).discard(1, 2).replace(1).items)
+    assert referee.drawn_seats == frozenset()                  # one replacement still owed
+    referee.feed_all(Script(frame=800).replace(1).items)
+    assert referee.drawn_seats == {1}
+    referee.feed_all(Script(frame=900).discard(3, 1).items)
+    assert referee.drawn_seats == {1, 2}                        # seat 2 stood pat; seat 3 is owed a card
+    referee.feed_all(Script(frame=1000).replace(3).items)
+    assert referee.vision_phase == "betting" and referee.drawn_seats == frozenset()     # the draw is over
+
+
 def test_prompt_says_when_the_stub_needs_a_reshuffle() -> None:
     config = table(seats=10, button=10)
     s = Script().deal_all(tuple(range(1, 11)))

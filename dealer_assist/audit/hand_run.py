@@ -77,6 +77,15 @@ class HandRun(ShowdownChecks):
         return frozenset(waiting)
 
     @property
+    def drawn_seats(self) -> frozenset[int]:
+        """Seats done drawing in the draw under way, for the tracker: each declared its discard (or stood pat) and
+        got every replacement it is owed. No card leaves such a seat again in this draw but by a dealer error."""
+        hand = self.hand
+        if hand.phase is not Phase.DRAWING or self._draw_no != hand.draw:
+            return frozenset()
+        return frozenset(s for s, n in self._declared.items() if self._received.get(s, 0) >= n)
+
+    @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE
 

@@ -34,7 +34,7 @@ class PhaseListener(Protocol):
     """What hears the referee's phase hint: `vision.pipeline.Pipeline` or `vision.tracker.Tracker`."""
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None: ...
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None: ...
 
 
 class RefereeLoop:
@@ -58,11 +58,11 @@ class RefereeLoop:
         return outputs
 
     def tell(self, as_of: float | None) -> None:
-        """Give the tracker the referee's phase, folded seats and the seats whose draw may be under way, as of video
-        time `as_of` (None: now)."""
+        """Give the tracker the referee's phase, folded seats, the seats whose draw may be under way and those done
+        drawing in this draw, as of video time `as_of` (None: now)."""
         if self.tracker is not None:
             self.tracker.set_phase(self.referee.vision_phase, as_of=as_of, folded=self.referee.folded_seats,
-                                   drawing=self.referee.drawing_seats)
+                                   drawing=self.referee.drawing_seats, drawn=self.referee.drawn_seats)
 
     def drain(self) -> list[Output]:
         """The source ended: feed everything still held (the referee stays open)."""

@@ -127,6 +127,11 @@ class Referee:
         """Seats of the hand in progress whose draw may be under way (for the tracker, with `vision_phase`)."""
         return self.run.drawing_seats if self.run is not None else frozenset()
 
+    @property
+    def drawn_seats(self) -> frozenset[int]:
+        """Seats of the hand in progress done drawing in the draw under way (for the tracker, with `vision_phase`)."""
+        return self.run.drawn_seats if self.run is not None else frozenset()
+
     # -- feeding -----------------------------------------------------------------------------------
 
     def feed(self, item: RefereeInput) -> list[Output]:

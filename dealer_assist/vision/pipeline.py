@@ -93,11 +93,11 @@ class Pipeline:
         return events
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None:
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
         """The referee's phase hint for the tracker (`Tracker.set_phase`): "deal", "betting", "draw", "showdown" or
-        None, as of video time `as_of` (None: now), with the seats it knows have folded and those whose draw may be
-        under way."""
-        self.tracker.set_phase(phase, as_of=as_of, folded=folded, drawing=drawing)
+        None, as of video time `as_of` (None: now), with the seats it knows have folded, those whose draw may be
+        under way and those done drawing in this draw."""
+        self.tracker.set_phase(phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
 
     def flush(self) -> list[TableEvent]:
         """At the end of the source: events still waiting on what comes next."""

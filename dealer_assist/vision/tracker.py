@@ -17,7 +17,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   this hand (a card to a seat that did not discard is dealt: in the draw, the referee flags it);
   a card arriving face up also gives `CardExposed`.
 - a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
-  says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box).
+  says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box),
+  or that the seat was done drawing in the draw under way (`drawn`).
   Seen going or not, such a loss in the deal or a betting round (the hint says so, or lags and last said the
   deal) followed by the seat's next cards is no discard either: as much of the count as comes back is no new card.
 - a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
@@ -85,13 +86,16 @@ class PhaseHint:
     `folded`: the seats the referee knows have folded (the dealer entered it), whose cards going is a fold
     whatever the phase (a fold that closes a betting round has already opened the draw). `drawing`: the seats whose
     draw may be under way (the next to discard in the draw's order): cards seen going from such a seat and as many
-    coming back at once are its replacements, not its own cards uncovered.
+    coming back at once are its replacements, not its own cards uncovered. `drawn`: the seats done drawing in the
+    draw under way (discard declared, every replacement in): a count such a seat loses without being seen going is
+    a box gone, not a second discard.
     """
 
     phase: str | None = None
     as_of: float | None = None
     folded: frozenset[int] = frozenset()
     drawing: frozenset[int] = frozenset()
+    drawn: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.phase is not None and self.phase not in PHASES:
@@ -399,11 +403,12 @@ class Tracker:
         self.events_emitted = 0
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None:
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
         """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer); with
         `as_of`, as of that video time (the referee follows the table behind the video); `folded`: the seats it
-        knows have folded; `drawing`: the seats whose draw may be under way. See `PhaseHint`."""
-        self._hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing))
+        knows have folded; `drawing`: the seats whose draw may be under way; `drawn`: those done drawing in this
+        draw. See `PhaseHint`."""
+        self._hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn))
 
     @property
     def _phase(self) -> str | None:
@@ -574,12 +579,20 @@ class Tracker:
         p = self._hand.pending.pop(seat, None)
         if p is None:
             return []
-        if p.partial and p.vanished and self._phase_at(p.t) in ("deal", "betting"):
+        if p.partial and p.vanished and (self._phase_at(p.t) in ("deal", "betting") or self._drew_already(seat, p)):
             return []       # no card leaves a seat in the deal or a betting round but in a fold: a box gone, not a card
         if p.partial or discard:
             self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
         return [SeatFolded(p.t, p.frame, seat)]
+
+    def _drew_already(self, seat: int, p: _Pending) -> bool:
+        """Whether cards a seat lost without being seen going went while the referee, as far as it has followed the
+        table, has that seat done drawing in the draw under way: no card leaves it again in this draw (but by a
+        dealer error, and discards are seen going), so a box was lost, not a card (a hand over the seat, a card
+        pitched past it)."""
+        return (p.partial and p.vanished and self._behind(p.t) != "gone" and self._hint.phase == "draw"
+                and seat in self._hint.drawn)
 
     def _drawing(self, seat: int, p: _Pending) -> bool:
         """Whether cards a seat lost were seen going (not a hand lying over them) while the referee, as far as it has
@@ -692,7 +705,7 @@ class Tracker:
             hand.active = True
             p = hand.pending.pop(seat, None)
             back = 0
-            if p is not None and p.partial and self._no_draw(p.t):
+            if p is not None and p.partial and (self._no_draw(p.t) or self._drew_already(seat, p)):
                 # No card leaves a seat in the deal or a betting round but in a fold: the count lost was a box gone
                 # (a second box on one card, a card of a dealt row missed); as much of it as comes back is no card.
                 back = min(p.count, delta - len(arrived_up))

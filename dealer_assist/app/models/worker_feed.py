@@ -43,9 +43,9 @@ class PhaseMailbox:
         self._delivered: PhaseHint | None = None
 
     def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = ()) -> None:
+                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
         """The referee's hint (UI thread); an unknown phase raises here, on the caller's thread."""
-        hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing))
+        hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn))
         with self._changed:
             self._hint = hint
             self._changed.notify_all()
@@ -61,7 +61,8 @@ class PhaseMailbox:
         hint = self.hint
         if hint is None or hint is self._delivered:
             return False
-        listener.set_phase(hint.phase, as_of=hint.as_of, folded=hint.folded, drawing=hint.drawing)
+        listener.set_phase(hint.phase, as_of=hint.as_of, folded=hint.folded, drawing=hint.drawing,
+                           drawn=hint.drawn)
         self._delivered = hint
         return True
 
