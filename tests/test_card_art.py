@@ -129,6 +129,23 @@ def test_procedural_backs(name: str) -> None:
     assert np.abs(img - img[::-1, ::-1]).mean() < 40
 
 
+def test_random_backs_are_seeded_varied_and_in_neither_split() -> None:
+    """The seeded family of backs a training run may add (`train --random-backs`): each is drawn the same every
+    time, they differ from each other, look the same after a half turn, and belong to neither split, so the
+    shipped recipe's data and every held-out figure are untouched by them."""
+    from dealer_assist.synth import procedural
+    from dealer_assist.synth.card_art import RANDOM_BACKS
+
+    assert len(RANDOM_BACKS) == 16 and not set(RANDOM_BACKS) & (DESIGNS_TRAIN | DESIGNS_HELD_OUT)
+    images = [load_back_design(n).image for n in RANDOM_BACKS]
+    assert np.array_equal(procedural.draw_random_back(3), images[3])
+    colours = {tuple(np.round(img[..., :3].reshape(-1, 3).mean(axis=0) / 24).astype(int)) for img in images}
+    assert len(colours) >= 12
+    for img in images:
+        rgb = img[:, :, :3].astype(float)
+        assert np.abs(rgb - rgb[::-1, ::-1]).mean() < 40
+
+
 def test_unknown_design_is_a_clear_error() -> None:
     with pytest.raises(card_art.CardArtError, match="unknown face design"):
         load_face_design("no-such-deck")

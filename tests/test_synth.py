@@ -160,6 +160,19 @@ def test_face_down_layout_shares_decide_how_backs_lie() -> None:
     assert min(rows) >= 2.0 and max(piles) < 1.2, (rows, piles)  # rows step 2.4 to 3.8 cm, both jittered
 
 
+def test_extra_backs_are_drawn_in_training_scenes_only() -> None:
+    """`SceneOptions.extra_backs` (`train --random-backs`) widens the training scenes' backs; held-out scenes never
+    draw from them."""
+    from dealer_assist.synth.card_art import BACKS_HELD_OUT, RANDOM_BACKS
+
+    extra = SceneOptions(size=SMALL, extra_backs=RANDOM_BACKS)
+    train = {render_scene(seed, "train", extra).truth.back_design for seed in range(24)}
+    held = {render_scene(seed, "held_out", extra).truth.back_design for seed in range(6)}
+    assert train & set(RANDOM_BACKS) and held <= BACKS_HELD_OUT
+    assert not {render_scene(seed, "train", SceneOptions(size=SMALL)).truth.back_design
+                for seed in range(24)} & set(RANDOM_BACKS)
+
+
 def test_tilted_camera_keeps_the_table_plane() -> None:
     profile = oval_profile(9)
     cam = make_camera(list(profile.outline), SMALL, tilt_deg=30, tilt_dir_deg=40, roll_deg=125)

@@ -206,11 +206,29 @@ def test_face_down_layouts_reach_the_recipe_and_bad_shares_are_one_clear_error(m
     assert len(seen) == 1
 
 
+def test_random_backs_reach_the_recipe_and_only_a_nonzero_count_changes_the_data_key(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    seen: list[int] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.random_backs) or {})
+    assert CliRunner().invoke(train, ["--random-backs", "16"]).exit_code == 0
+    assert CliRunner().invoke(train, []).exit_code == 0
+    assert seen == [16, 0]
+    assert CliRunner().invoke(train, ["--random-backs", "17"]).exit_code == 2
+    default = train_mod.TrainConfig().data_key()
+    assert train_mod.TrainConfig(random_backs=16).data_key() != default
+    assert train_mod.TrainConfig(random_backs=0).data_key() == default
+
+
 def test_stop_after_data_renders_the_tiles_and_trains_nothing(tmp_path: Path) -> None:
     from dealer_assist.synth import train as train_mod
 
     cfg = train_mod.TrainConfig(data=tmp_path / "data", out=tmp_path / "out", images=1, val_images=1, workers=1,
-                                face_down_layouts=(0.0, 0.0, 1.0), stop_after="data")
+                                face_down_layouts=(0.0, 0.0, 1.0), random_backs=16, stop_after="data")
     result = train_mod.run(cfg, lambda msg: None)
     root = Path(result["data"])
     assert root.parent == tmp_path / "data" and root.name == cfg.data_key()

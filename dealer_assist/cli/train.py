@@ -79,13 +79,16 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--face-down-layouts", "face_down_layouts", default=",".join(map(str, _D.face_down_layouts)),
               show_default=True, help="Shares of a seat's face-down cards drawn as a squared pile, a loose fan and "
               "a dealt row (three numbers summing to 1).")
+@click.option("--random-backs", "random_backs", type=click.IntRange(0, 16), default=_D.random_backs, show_default=True,
+              help="How many of 16 seeded random back designs (plain fields, frames, logos; never held out) the "
+              "training scenes also draw backs from. 0 for the shipped models; see models/README.md.")
 @click.option("--stop-after", "stop_after", type=click.Choice(["data", "detector"]), default=None,
               help="Stop after rendering the data, or after training the detector checkpoint (copied to --out; "
               "then `--reuse detector` exports, quantizes and evaluates it): for training on a GPU machine.")
 def train(out: Path | None, images: int, close_ups: int, val_images: int, heldout_images: int, epochs: int,
           hours: float, classifier_epochs: int, classifier_arch: str, art_crops: int, batch: int, device: str,
           threads: int, workers: int, seed: int, reuse: str, continue_from: Path | None, runs: Path | None,
-          data: Path | None, face_down_layouts: str, stop_after: str | None) -> None:
+          data: Path | None, face_down_layouts: str, random_backs: int, stop_after: str | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
     Needs the train extra (bash installer/install.sh --train). Runs offline; deterministic for a seed.
@@ -97,7 +100,8 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
                       classifier_arch=classifier_arch, art_crops=art_crops,
                       batch=batch, device=device, threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()),
-                      face_down_layouts=layout_shares(face_down_layouts), stop_after=stop_after or "")
+                      face_down_layouts=layout_shares(face_down_layouts), random_backs=random_backs,
+                      stop_after=stop_after or "")
     if continue_from is not None:
         cfg.extra.update(continue_settings(continue_from))
     if out is not None:

@@ -360,8 +360,114 @@ _BACKS: dict[str, tuple[str, tuple[int, int, int], tuple[int, int, int]]] = {
 }
 
 
+RANDOM_BACK_PREFIX = "back:proc-random-"
+
+
+def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
+    hsv = np.array([[[int(h) % 180, min(255, max(0, int(s))), min(255, max(0, int(v)))]]], np.uint8)
+    px = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(px[0]), int(px[1]), int(px[2])
+
+
+def _tiled(field: Image, pattern: str, ink: tuple[int, int, int], step: int, thick: int) -> None:
+    """A back's repeating "lattice", "diamonds" or "rings", `step` px apart, lines `thick` px wide, drawn in place."""
+    fh, fw = field.shape[:2]
+    if pattern == "lattice":
+        for k in range(-fh, fw + fh, step):
+            cv2.line(field, (k, 0), (k + fh, fh), ink, thick, cv2.LINE_AA)
+            cv2.line(field, (k, fh), (k + fh, 0), ink, thick, cv2.LINE_AA)
+        return
+    for yy in range(0, fh + step, step):
+        for xx in range(0, fw + step, step):
+            if pattern == "rings":
+                cv2.circle(field, (xx, yy), max(2, step // 2 - 1), ink, thick, cv2.LINE_AA)
+                continue
+            c = (xx + (step // 2 if (yy // step) % 2 else 0), yy)
+            pts = np.array([(c[0], c[1] - step // 3), (c[0] + step // 4, c[1]), (c[0], c[1] + step // 3),
+                            (c[0] - step // 4, c[1])], np.int32)
+            cv2.fillConvexPoly(field, pts, ink, cv2.LINE_AA)
+
+
+def draw_random_back(number: int) -> Image:
+    """Back number `number` of a family drawn from a seed, for training only: a real table's backs come in more
+    colours and layouts than the decks (plain fields, nested frames, logos, a margin or none), and a detector that
+    has seen only the decks' mostly blue lattices misses a plain red casino back. Symmetric under a half turn."""
+    rng = np.random.default_rng(70_000 + number)
+    w, h = ART_WIDTH, ART_HEIGHT
+    # half of them red or blue, as most casino backs are
+    hue = float(rng.choice([rng.uniform(-8, 8), rng.uniform(100, 125), rng.uniform(0, 180)], p=[0.25, 0.25, 0.5]))
+    base = _hsv(hue, rng.uniform(90, 255), rng.uniform(60, 230))
+    light = rng.random() < 0.7
+    ink = (_hsv(hue + rng.uniform(-20, 20), rng.uniform(0, 60), rng.uniform(200, 255)) if light
+           else _hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(20, 120)))
+    paper = (250, 250, 250) if rng.random() < 0.85 else base
+    img = _blank(paper)
+    m = int(rng.choice([0.0, 0.03, 0.06, 0.09]) * w)
+    fh, fw = h - 2 * m, w - 2 * m
+    field = np.zeros((fh, fw, 3), np.uint8)
+    field[:] = base
+    step = int(rng.integers(max(6, w // 30), max(12, w // 7)))
+    thick = int(rng.integers(1, 5))
+    pattern = str(rng.choice(["plain", "frames", "lattice", "diamonds", "rings", "stripes", "dots", "checker",
+                              "waves"]))
+    if pattern == "frames":                 # nested frames, as on a plain plastic casino back
+        for k in range(int(rng.integers(1, 5))):
+            inset = 4 + k * step // 2
+            cv2.rectangle(field, (inset, inset), (fw - 1 - inset, fh - 1 - inset), ink, thick + 1, cv2.LINE_AA)
+    elif pattern in ("lattice", "diamonds", "rings"):
+        _tiled(field, pattern, ink, step, thick)
+    elif pattern == "stripes":
+        slope = float(rng.uniform(-1.5, 1.5))
+        for k in range(-2 * fh, fw + 2 * fh, max(4, step // 2)):
+            cv2.line(field, (k, 0), (int(k + slope * fh), fh), ink, thick, cv2.LINE_AA)
+    elif pattern == "dots":
+        for yy in range(step // 2, fh, max(4, step // 2)):
+            for xx in range(step // 2, fw, max(4, step // 2)):
+                cv2.circle(field, (xx, yy), max(1, thick), ink, -1, cv2.LINE_AA)
+    elif pattern == "checker":
+        for yy in range(0, fh, step):
+            for xx in range((yy // step) % 2 * step, fw, 2 * step):
+                cv2.rectangle(field, (xx, yy), (xx + step - 1, yy + step - 1), ink, -1)
+    elif pattern == "waves":
+        xs = np.arange(fw)
+        for yy in range(0, fh + step, step):
+            ys = yy + (step / 3) * np.sin(xs / max(4, step) * 2 * np.pi)
+            pts = np.stack([xs, ys], 1).astype(np.int32)
+            cv2.polylines(field, [pts], False, ink, thick, cv2.LINE_AA)
+    half = fh // 2
+    field[fh - half:] = field[:half][::-1, ::-1]
+    if rng.random() < 0.6:
+        cv2.rectangle(field, (3, 3), (fw - 4, fh - 4), ink, int(rng.integers(2, 7)), cv2.LINE_AA)
+    emblem = str(rng.choice(["none", "ellipse", "circle", "box", "letters"]))
+    centre, fill = (fw // 2, fh // 2), base if rng.random() < 0.5 else ink
+    other = ink if fill == base else base
+    if emblem == "ellipse":
+        axes = (int(fw * rng.uniform(0.15, 0.35)), int(fh * rng.uniform(0.08, 0.2)))
+        cv2.ellipse(field, centre, axes, 0, 0, 360, fill, -1, cv2.LINE_AA)
+        cv2.ellipse(field, centre, axes, 0, 0, 360, other, 3, cv2.LINE_AA)
+    elif emblem == "circle":
+        r = int(fw * rng.uniform(0.1, 0.3))
+        cv2.circle(field, centre, r, fill, -1, cv2.LINE_AA)
+        cv2.circle(field, centre, r, other, 3, cv2.LINE_AA)
+    elif emblem == "box":
+        dx, dy = int(fw * rng.uniform(0.15, 0.35)), int(fh * rng.uniform(0.06, 0.15))
+        cv2.rectangle(field, (centre[0] - dx, centre[1] - dy), (centre[0] + dx, centre[1] + dy), fill, -1)
+        cv2.rectangle(field, (centre[0] - dx, centre[1] - dy), (centre[0] + dx, centre[1] + dy), other, 3)
+    elif emblem == "letters":               # a casino's or maker's name across the middle
+        text = "".join(chr(int(c)) for c in rng.integers(65, 91, int(rng.integers(3, 7))))
+        scale = fw / 200
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+        cv2.putText(field, text, (centre[0] - tw // 2, centre[1] + th // 2), cv2.FONT_HERSHEY_DUPLEX, scale, other, 2,
+                    cv2.LINE_AA)
+    img[m:h - m, m:w - m, :3] = field
+    return img
+
+
 def draw_back(design: str) -> Image:
-    """A procedural back: a white margin round a two-colour pattern, symmetric under a half turn."""
+    """A procedural back: a white margin round a two-colour pattern, symmetric under a half turn (or, for
+    `back:proc-random-N`, back N of the seeded family, `draw_random_back`)."""
+    if design.startswith(RANDOM_BACK_PREFIX):
+        return draw_random_back(int(design.removeprefix(RANDOM_BACK_PREFIX)))
     pattern, base, ink = _BACKS[design]
     w, h = ART_WIDTH, ART_HEIGHT
     img = _blank((250, 250, 250))
@@ -370,22 +476,8 @@ def draw_back(design: str) -> Image:
     field[:] = base
     fh, fw = field.shape[:2]
     step = max(8, w // 14)
-    if pattern == "lattice":
-        for k in range(-fh, fw + fh, step):
-            cv2.line(field, (k, 0), (k + fh, fh), ink, 2, cv2.LINE_AA)
-            cv2.line(field, (k, fh), (k + fh, 0), ink, 2, cv2.LINE_AA)
-    elif pattern == "diamonds":
-        for yy in range(0, fh + step, step):
-            for xx in range(0, fw + step, step):
-                off = step // 2 if (yy // step) % 2 else 0
-                c = (xx + off, yy)
-                pts = np.array([(c[0], c[1] - step // 3), (c[0] + step // 4, c[1]), (c[0], c[1] + step // 3),
-                                (c[0] - step // 4, c[1])], np.int32)
-                cv2.fillConvexPoly(field, pts, ink, cv2.LINE_AA)
-    elif pattern == "rings":
-        for yy in range(0, fh + step, step):
-            for xx in range(0, fw + step, step):
-                cv2.circle(field, (xx, yy), step // 2 - 1, ink, 2, cv2.LINE_AA)
+    if pattern in ("lattice", "diamonds", "rings"):
+        _tiled(field, pattern, ink, step, 2)
     elif pattern == "stripes":
         for k in range(0, fw + fh, step // 2):
             cv2.line(field, (k, 0), (k - fh, fh), ink, 3, cv2.LINE_AA)

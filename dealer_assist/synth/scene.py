@@ -66,6 +66,7 @@ class SceneOptions:
     view_half_cm: tuple[float, float] = (30.0, 75.0)  # a close view's half width, table cm (a photo of a spot)
     # How a seat's face-down cards lie: shares of a squared pile, a loose fan and a dealt row (they sum to 1).
     face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS
+    extra_backs: tuple[str, ...] = ()  # training scenes only: more back designs to draw from (`card_art.RANDOM_BACKS`)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def render_scene(seed: int, split: Split = "train", options: SceneOptions | None
     opts = options or SceneOptions()
     rng = np.random.default_rng([seed, 0x5CE4E])
     faces = designs_for(split, "face")
-    backs = designs_for(split, "back")
+    backs = designs_for(split, "back") + (opts.extra_backs if split == "train" else ())
     if not faces or not backs:
         raise CardArtError(f"no {split} designs are available here")
     face_name = opts.face_design or str(faces[int(rng.integers(len(faces)))])
