@@ -22,7 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -145,10 +145,9 @@ def render(seed: int, split: str, close_up: bool = False,
     from dealer_assist.synth.card_art import RANDOM_BACKS
     from dealer_assist.synth.scene import SceneOptions, render_scene
 
-    extra = RANDOM_BACKS[:random_backs]
-    options = (SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW, face_down_layouts=face_down_layouts,
-                            extra_backs=extra)
-               if close_up else SceneOptions(face_down_layouts=face_down_layouts, extra_backs=extra))
+    options = SceneOptions(face_down_layouts=face_down_layouts, extra_backs=RANDOM_BACKS[:random_backs])
+    if close_up:
+        options = replace(options, full_table=False, view_half_cm=CLOSE_UP_VIEW)
     scene = render_scene(seed, split, options)  # type: ignore[arg-type]
     return scene.image, scene.truth
 

@@ -580,7 +580,9 @@ class Tracker:
         if p is None:
             return []
         if p.partial and p.vanished and (self._phase_at(p.t) in ("deal", "betting") or self._drew_already(seat, p)):
-            return []       # no card leaves a seat in the deal or a betting round but in a fold: a box gone, not a card
+            # no card leaves a seat in the deal or a betting round but in a fold, nor a seat done drawing in this
+            # draw: a box gone, not a card
+            return []
         if p.partial or discard:
             self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
@@ -706,8 +708,9 @@ class Tracker:
             p = hand.pending.pop(seat, None)
             back = 0
             if p is not None and p.partial and (self._no_draw(p.t) or self._drew_already(seat, p)):
-                # No card leaves a seat in the deal or a betting round but in a fold: the count lost was a box gone
-                # (a second box on one card, a card of a dealt row missed); as much of it as comes back is no card.
+                # No card leaves a seat in the deal or a betting round but in a fold, nor (unseen) a seat done drawing
+                # in this draw: the count lost was a box gone (a second box on one card, a card of a dealt row
+                # missed, a hand over the seat); as much of it as comes back is no card.
                 back = min(p.count, delta - len(arrived_up))
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
