@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import pytest
 
 from dealer_assist.vision.pipeline import Pipeline
@@ -16,20 +14,18 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[PhaseHint] = []
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        self.calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
+    def set_hint(self, hint: PhaseHint) -> None:
+        self.calls.append(hint)
 
 
 def spy_on_pipelines(monkeypatch: pytest.MonkeyPatch) -> list[PhaseHint]:
     """Every hint any Pipeline is given (on whichever thread), still passed on to its tracker."""
     calls: list[PhaseHint] = []
-    forward = Pipeline.set_phase
+    forward = Pipeline.set_hint
 
-    def spy(self: Pipeline, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-            drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        calls.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
-        forward(self, phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
+    def spy(self: Pipeline, hint: PhaseHint) -> None:
+        calls.append(hint)
+        forward(self, hint)
 
-    monkeypatch.setattr(Pipeline, "set_phase", spy)
+    monkeypatch.setattr(Pipeline, "set_hint", spy)
     return calls

@@ -6,7 +6,6 @@ camera's hint is as of the last frame the referee followed, with the dealer's fo
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
 
 import cv2
 import numpy as np
@@ -40,15 +39,15 @@ FPS = 30.0
 def test_mailbox_hands_over_the_newest_hint_once() -> None:
     box, pipe = PhaseMailbox(), Recorder()
     assert box.hint is None and not box.deliver(pipe)
-    box.set_phase("deal", as_of=-3.0)
-    box.set_phase("betting", as_of=-2.9, folded=[4])
+    box.set_hint(PhaseHint("deal", -3.0))
+    box.set_hint(PhaseHint("betting", -2.9, frozenset({4})))
     assert box.deliver(pipe) and not box.deliver(pipe)  # the newest only, and once
     assert pipe.calls == [PhaseHint("betting", -2.9, frozenset({4}))]
     with pytest.raises(DealerAssistError):
-        box.set_phase("flop")  # refused on the referee's thread, not the tracker's
+        box.set_hint(PhaseHint("flop"))  # refused on the referee's thread, not the tracker's
     halt = threading.Event()
     assert box.wait_for(-2.9, halt)
-    threading.Timer(0.05, lambda: box.set_phase("draw", as_of=1.0)).start()
+    threading.Timer(0.05, lambda: box.set_hint(PhaseHint("draw", 1.0))).start()
     assert box.wait_for(1.0, halt)  # woken by the hint
     threading.Timer(0.05, halt.set).start()
     assert not box.wait_for(5.0, halt)  # woken by the halt
@@ -132,10 +131,9 @@ class RecordingPipeline(Pipeline):
         self.hints: list[PhaseHint] = []
         self.emitted: list[tuple[float, TableEvent]] = []
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        self.hints.append(PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn)))
-        super().set_phase(phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
+    def set_hint(self, hint: PhaseHint) -> None:
+        self.hints.append(hint)
+        super().set_hint(hint)
 
     def update(self, frame: Frame) -> list[TableEvent]:
         events = super().update(frame)

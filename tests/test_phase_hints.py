@@ -45,7 +45,7 @@ def track(table: ScriptedTable, tracker: Tracker,
         out += [(obs.frame, e) for e in tracker.update(obs)]
         h = hint(obs.t) if hint is not None else None
         if h is not None:
-            tracker.set_phase(h.phase, as_of=h.as_of, folded=h.folded, drawing=h.drawing, drawn=h.drawn)
+            tracker.set_hint(h)
     return out
 
 
@@ -98,7 +98,7 @@ def test_current_hint_settles_at_once() -> None:
     for phase, kind in (("betting", "folded"), ("draw", "discarded")):
         t, went = emptied()
         tracker = Tracker(6)
-        tracker.set_phase(phase)
+        tracker.set_hint(PhaseHint(phase))
         [(at, event)] = [(at, e) for at, e in track(t, tracker) if e.frame >= went - 1]
         assert event.kind == kind and (at - went) / FPS < 1.0
 
@@ -107,11 +107,11 @@ def test_silent_referee_is_not_waited_for() -> None:
     """A hint stuck more than `hint_lag_s` behind the video: the tracker's own rules decide (a fold, after a wait)."""
     t, went = emptied()
     tracker = Tracker(6, TrackerConfig(draw_procedure="discard_then_replace", hint_lag_s=1.0))
-    tracker.set_phase("draw", as_of=0.0)        # then nothing more
+    tracker.set_hint(PhaseHint("draw", 0.0))        # then nothing more
     [event] = [e for _, e in track(t, tracker) if e.frame >= went - 1]
     assert event.kind == "folded" and event.frame == went
     with pytest.raises(DealerAssistError, match="unknown phase"):
-        tracker.set_phase("flop", as_of=1.0)
+        PhaseHint("flop", 1.0)
 
 
 def test_cards_covered_then_gone_are_stamped_when_they_went() -> None:

@@ -10,7 +10,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.mapper import ZoneView
 from dealer_assist.vision.pipeline import ScriptedTable
-from dealer_assist.vision.tracker import Tracker, TrackerConfig, ZoneSmoother
+from dealer_assist.vision.tracker import PhaseHint, Tracker, TrackerConfig, ZoneSmoother
 
 FPS = 30.0
 GAP = 0.4          # seconds between cards pitched by the dealer
@@ -240,7 +240,7 @@ def test_phase_hint_settles_empty_seats_at_once() -> None:
         deal_round(t, [1, 2, 3], 4).hold(1.0)
         t.fold(2).hold(1.2)
         tracker = Tracker(6)
-        tracker.set_phase(phase)
+        tracker.set_hint(PhaseHint(phase))
         return run(t, tracker, flush=False)
 
     [*_, (at, fold)] = hand("betting")
@@ -248,7 +248,7 @@ def test_phase_hint_settles_empty_seats_at_once() -> None:
     [*_, (at, draw)] = hand("draw")
     assert draw.kind == "discarded" and draw.to_dict()["count"] == 4 and (at - draw.frame) / FPS < 1.0
     with pytest.raises(DealerAssistError, match="unknown phase"):
-        Tracker(6).set_phase("river")
+        PhaseHint("river")
 
 
 def test_a_card_gone_from_view_in_a_betting_round_is_no_discard() -> None:
@@ -260,7 +260,7 @@ def test_a_card_gone_from_view_in_a_betting_round_is_no_discard() -> None:
         deal_round(t, [1, 2, 3], 4).hold(1.0)
         (t.discard(2, 1) if seen else t.miscount(2, 3)).hold(4.0)
         tracker = Tracker(6)
-        tracker.set_phase(phase)
+        tracker.set_hint(PhaseHint(phase))
         return summary(run(t, tracker))[12:]
 
     assert hand("betting") == [] and hand("deal") == []
@@ -273,11 +273,11 @@ def test_a_card_gone_from_view_in_a_betting_round_is_no_discard() -> None:
     t.miscount(2, 3).hold(4.5)                                      # long past the partial discard's hold
     for phase, then in (("betting", []), ("draw", [("discarded", 2, 1)])):
         tracker = Tracker(6)
-        tracker.set_phase(phase, as_of=gone_at - 1.0)
+        tracker.set_hint(PhaseHint(phase, gone_at - 1.0))
         for obs in t.observations[:-1]:
             tracker.update(obs)
         assert tracker.events_emitted == 12                        # the deal, then nothing: waiting for the hint
-        tracker.set_phase(phase, as_of=gone_at + 0.5)
+        tracker.set_hint(PhaseHint(phase, gone_at + 0.5))
         assert summary([(0, e) for e in tracker.update(t.observations[-1])]) == then
 
 
@@ -458,7 +458,7 @@ def test_a_hand_turned_up_with_one_corner_read_is_a_show(first: bool) -> None:
     t.show(1, ["Th"]).hold(4.0).gather().hold(1.0)
     tracker = Tracker(6)
     if first:
-        tracker.set_phase("showdown")
+        tracker.set_hint(PhaseHint("showdown"))
     events = summary(run(t, tracker))
     assert ("shown", 1, "Th") in events
     assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
@@ -512,7 +512,7 @@ def test_a_box_lost_in_the_deal_and_back_with_the_next_card_is_no_discard() -> N
         t.miscount(2, 3).hold(0.6).miscount(2, 2, seen_going=True)  # one box too many, then gone, seen going
         t.hold(1.5).deal(2).miscount(2, 4).hold(2.0)                # the third card, and the second box again
         tracker = Tracker(6)
-        tracker.set_phase(phase, as_of=0.5 if lagging else None)
+        tracker.set_hint(PhaseHint(phase, 0.5 if lagging else None))
         return summary(run(t, tracker))[6:]
 
     deal = [("dealt", 2), ("dealt", 2)]                             # the box too many, then the third card

@@ -28,13 +28,13 @@ from typing import Protocol
 from dealer_assist.audit.ordering import DEFAULT_HORIZON_S, InputOrderer, Item
 from dealer_assist.audit.outputs import Output
 from dealer_assist.audit.referee import Referee
+from dealer_assist.vision.tracker import PhaseHint
 
 
 class PhaseListener(Protocol):
     """What hears the referee's phase hint: `vision.pipeline.Pipeline` or `vision.tracker.Tracker`."""
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None: ...
+    def set_hint(self, hint: PhaseHint) -> None: ...
 
 
 class RefereeLoop:
@@ -61,8 +61,9 @@ class RefereeLoop:
         """Give the tracker the referee's phase, folded seats, the seats whose draw may be under way and those done
         drawing in this draw, as of video time `as_of` (None: now)."""
         if self.tracker is not None:
-            self.tracker.set_phase(self.referee.vision_phase, as_of=as_of, folded=self.referee.folded_seats,
-                                   drawing=self.referee.drawing_seats, drawn=self.referee.drawn_seats)
+            ref = self.referee
+            self.tracker.set_hint(PhaseHint(ref.vision_phase, as_of, ref.folded_seats, ref.drawing_seats,
+                                            ref.drawn_seats))
 
     def drain(self) -> list[Output]:
         """The source ended: feed everything still held (the referee stays open)."""

@@ -23,7 +23,7 @@ Latency is video time from the truth's landing frame to the frame whose update r
 Phase hints: with `follow` (`track_video(sim, follow=...)`), something that follows the tracked events as the
 product does (the benchmark passes the audit's `RefereeLoop`: a Referee fed the events and the video's dealer
 actions in time order, `horizon_s` behind) gets each frame's events and then tells the pipeline's tracker the
-hand's phase (`Pipeline.set_phase`). This module does not import `audit` (layers): it only calls `push` and
+hand's phase (`Pipeline.set_hint`). This module does not import `audit` (layers): it only calls `push` and
 `advance`.
 """
 

@@ -22,7 +22,7 @@ from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.frames import Frame, FrameSource
 from dealer_assist.vision.mapper import EMPTY, MapperConfig, TableMapper, TableObservation, ZoneView
 from dealer_assist.vision.table_profile import Point, TableProfile
-from dealer_assist.vision.tracker import Tracker, TrackerConfig
+from dealer_assist.vision.tracker import PhaseHint, Tracker, TrackerConfig
 
 CARD_W_CM, CARD_H_CM = 6.3, 8.8
 
@@ -92,12 +92,9 @@ class Pipeline:
         self.stats.events += len(events)
         return events
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        """The referee's phase hint for the tracker (`Tracker.set_phase`): "deal", "betting", "draw", "showdown" or
-        None, as of video time `as_of` (None: now), with the seats it knows have folded, those whose draw may be
-        under way and those done drawing in this draw."""
-        self.tracker.set_phase(phase, as_of=as_of, folded=folded, drawing=drawing, drawn=drawn)
+    def set_hint(self, hint: PhaseHint) -> None:
+        """The referee's phase hint, for the tracker (`Tracker.set_hint`)."""
+        self.tracker.set_hint(hint)
 
     def flush(self) -> list[TableEvent]:
         """At the end of the source: events still waiting on what comes next."""

@@ -21,7 +21,7 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   or that the seat was done drawing in the draw under way (`drawn`).
   Seen going or not, such a loss in the deal or a betting round (the hint says so, or lags and last said the
   deal) followed by the seat's next cards is no discard either: as much of the count as comes back is no new card.
-- a seat losing all of its cards: with a phase hint (`set_phase`, from the referee, which knows
+- a seat losing all of its cards: with a phase hint (`set_hint`, from the referee, which knows
   whether a betting or a draw round is on) `SeatFolded` or `CardsDiscarded` at once. A hint that lags
   the video (`as_of`: the referee follows the table some seconds behind, in time order) speaks for the
   moment the cards went once it has caught up with it: the seat waits until then (a seat the referee
@@ -79,7 +79,7 @@ PHASES = ("deal", "betting", "draw", "showdown")
 
 @dataclass(frozen=True, slots=True)
 class PhaseHint:
-    """What the referee knows of the hand in progress, for the tracker (`Tracker.set_phase`).
+    """What the referee knows of the hand in progress, for the tracker (`Tracker.set_hint`).
 
     `phase`: "deal", "betting", "draw", "showdown", or None (no word: the tracker infers). `as_of`: the
     video time up to which the referee has followed the table (None: it is up to date, the hint holds now).
@@ -402,13 +402,10 @@ class Tracker:
         self._muck_pile = ZoneSmoother(self.config)            # the muck zone alone: did it just grow?
         self.events_emitted = 0
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        """What the referee knows: "deal", "betting", "draw", "showdown", or None (let the tracker infer); with
-        `as_of`, as of that video time (the referee follows the table behind the video); `folded`: the seats it
-        knows have folded; `drawing`: the seats whose draw may be under way; `drawn`: those done drawing in this
-        draw. See `PhaseHint`."""
-        self._hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn))
+    def set_hint(self, hint: PhaseHint) -> None:
+        """What the referee knows of the hand, as of `hint.as_of` (it follows the table behind the video); it holds
+        until the next hint. See `PhaseHint`."""
+        self._hint = hint
 
     @property
     def _phase(self) -> str | None:

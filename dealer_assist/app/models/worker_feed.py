@@ -13,7 +13,6 @@ the audit's loop would have told it, whatever the speed of either thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dealer_assist.audit.loop import PhaseListener
@@ -31,7 +30,7 @@ class Reached:
 
 
 class PhaseMailbox:
-    """The newest phase hint, set on the UI thread (`set_phase`: a `PhaseListener`), read on the vision thread.
+    """The newest phase hint, set on the UI thread (`set_hint`: a `PhaseListener`), read on the vision thread.
 
     The hint is a frozen `PhaseHint` swapped in under a lock and applied to the pipeline by the vision thread itself,
     so the tracker is only ever touched by the thread that runs it.
@@ -42,10 +41,8 @@ class PhaseMailbox:
         self._hint: PhaseHint | None = None
         self._delivered: PhaseHint | None = None
 
-    def set_phase(self, phase: str | None, *, as_of: float | None = None, folded: Iterable[int] = (),
-                  drawing: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
-        """The referee's hint (UI thread); an unknown phase raises here, on the caller's thread."""
-        hint = PhaseHint(phase, as_of, frozenset(folded), frozenset(drawing), frozenset(drawn))
+    def set_hint(self, hint: PhaseHint) -> None:
+        """The referee's hint (UI thread; an unknown phase was refused there, when the hint was made)."""
         with self._changed:
             self._hint = hint
             self._changed.notify_all()
@@ -61,8 +58,7 @@ class PhaseMailbox:
         hint = self.hint
         if hint is None or hint is self._delivered:
             return False
-        listener.set_phase(hint.phase, as_of=hint.as_of, folded=hint.folded, drawing=hint.drawing,
-                           drawn=hint.drawn)
+        listener.set_hint(hint)
         self._delivered = hint
         return True
 
