@@ -105,6 +105,14 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -
     return make
 
 
+def cache_name(game: str, seed: int, frames: int, size: tuple[int, int], bar: float | None, stamp: str) -> str:
+    """A video's detections file in `--cache`: the models' `stamp`, and the frame size and face-up bar where they are
+    not the table camera's 1280x720 and the model's own (so the caches made before either option keep their names)."""
+    px = "" if size == (1280, 720) else f"-{size[0]}x{size[1]}"
+    at = "" if bar is None else f"-bar{bar:g}"
+    return f"{game}-{seed}-{frames}{px}{at}-{stamp}.npz"
+
+
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
     """"right", "wrong" or "none": the referee's award (the last hand's) against the one it makes from the video's
     true events and the same dealer actions; "none" when it made none (the floor must decide). " provisional" is
@@ -175,6 +183,8 @@ def main() -> None:
                     help="phase hints to the tracker from a referee following the events (as the audit), or none")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
+    ap.add_argument("--card-threshold", type=float, default=None,
+                    help="classifier probability a face-up read needs (default: the model's cards.json card_threshold)")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     ow, oh = (int(v) for v in args.onnx_size.lower().split("x"))
@@ -194,13 +204,17 @@ def main() -> None:
 
     if args.onnx_frames <= 0:
         return
+    from dealer_assist.vision.backends.common import Thresholds
     from dealer_assist.vision.detector import DetectorError, make_detector
 
+    override = Thresholds(card=args.card_threshold) if args.card_threshold is not None else None
     try:
-        detector = make_detector("onnx", args.model)
+        detector = make_detector("onnx", args.model, thresholds=override)
     except DetectorError as exc:
         print(f"onnx_status: no model ({str(exc).splitlines()[0]})")
         return
+    print(f"onnx_card_threshold: {detector.thresholds.card}")  # type: ignore[attr-defined]
+
     def cache(game: str, seed: int) -> Path | None:
         if args.cache is None:
             return None
@@ -208,8 +222,8 @@ def main() -> None:
         files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in [*folder.glob("*.onnx"),
                                                                                   *folder.glob("*.json")])
         stamp = hashlib.sha256(repr([*files, errors]).encode()).hexdigest()[:12]
-        size = "" if onnx_size == (1280, 720) else f"-{ow}x{oh}"      # the 720p caches keep their names
-        return Path(args.cache) / f"{game}-{seed}-{args.onnx_frames}{size}-{stamp}.npz"
+        bar = None if override is None else override.card
+        return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp)
 
     t0 = time.perf_counter()
     onnx: list[TrackedVideo] = []

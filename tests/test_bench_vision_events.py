@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from vision_events import _actions, _referee, award_outcome, flag_outcome
+from vision_events import _actions, _referee, award_outcome, cache_name, flag_outcome
 
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
@@ -31,3 +31,9 @@ def test_flags_are_scored_against_the_injected_errors() -> None:
     assert award_outcome(clean, _fed(clean)) == "right"
     missing = flag_outcome(clean, _fed(clean, drop="replaced"))        # the camera lost every replacement
     assert missing[:2] == (0, 0) and missing[2] > 0
+
+
+def test_detection_caches_are_named_by_size_and_face_up_bar() -> None:
+    assert cache_name("badugi-limit", 3, 2000, (1280, 720), None, "abc") == "badugi-limit-3-2000-abc.npz"
+    assert cache_name("badugi-limit", 3, 2000, (1920, 1080), None, "abc") == "badugi-limit-3-2000-1920x1080-abc.npz"
+    assert cache_name("badugi-limit", 3, 2000, (1280, 720), 0.5, "abc") == "badugi-limit-3-2000-bar0.5-abc.npz"
