@@ -102,6 +102,11 @@ def test_audit_help_and_bad_input() -> None:
         assert option in help_text
     bad = runner.invoke(cli, ["audit", "nope.mp4", "--table", "oval-9", "--detector", "fake:/no/such.json"])
     assert bad.exit_code == 2 and bad.output.startswith("error:") and bad.output.count("\n") == 1
+    uncalibrated = runner.invoke(cli, ["audit", "nope.mp4", "--table", "oval-9", "--no-progress"])
+    assert uncalibrated.exit_code == 2 and uncalibrated.output.count("\n") == 1, uncalibrated.output
+    assert "no camera calibration for table 'oval-9'" in uncalibrated.output
+    assert "dealer-assist calibrate" in uncalibrated.output and "--camera" in uncalibrated.output
+    assert "--truth" in uncalibrated.output
 
 
 # -- actions files and ordering --------------------------------------------------------------------------

@@ -104,7 +104,13 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     elif truth is not None:
         calibration = truth.calibration()
     else:
-        calibration = CameraCalibration.load(default_camera_path(profile), profile)
+        default = default_camera_path(profile)
+        if not default.is_file():       # the usual first run: say every way on, not only calibrate
+            raise DealerAssistError(
+                f"no camera calibration for table {profile.name!r} (none at {str(default)!r}); make one with "
+                "`dealer-assist calibrate --table PROFILE --image IMG --aruco --out FILE`, name one with --camera "
+                "FILE, or for a sim-video recording pass its --truth TRUTH.json")
+        calibration = CameraCalibration.load(default, profile)
     if seats:
         stacks = _stacks(seats)
     elif truth is not None:
