@@ -117,7 +117,7 @@ def test_show_tells_the_whole_story(path: Path) -> None:
         "exposed_card_policy",
         "dismisses flag #1: player flashed it",
         "seat 1 discards 1 card (Td)",
-        "seat 1 receives replacement Kh",
+        "seat 1 receives Kh as a replacement",
         "seat 3 shows 3h 6d 9c Qs",
         "Seat 1 wins the main pot, 10 chips, with K-7-4-A.",
         "main pot: seat 1 gets 10 because best Badugi hand: K-7-4-A",

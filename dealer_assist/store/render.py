@@ -51,7 +51,7 @@ def event_sentence(event: TableEvent) -> str:
         faces = f" ({_cards(data['cards'])})" if data.get("cards") else ""
         return f"seat {seat} discards {count} card{'s' if count != 1 else ''}{faces}"
     if kind == "replaced":
-        return f"seat {seat} receives replacement {_card(data.get('card'))}"
+        return f"seat {seat} receives {_card(data.get('card'))} as a replacement"
     if kind == "folded":
         return f"seat {seat} folds (cards into the muck)"
     if kind == "shown":
