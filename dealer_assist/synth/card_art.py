@@ -119,7 +119,8 @@ PROCEDURAL_BACKS: tuple[str, ...] = (
     "back:proc-red-lattice", "back:proc-blue-lattice", "back:proc-green-diamonds", "back:proc-black-rings",
     "back:proc-maroon-stripes", "back:proc-navy-dots",
 )
-RANDOM_BACKS: tuple[str, ...] = tuple(f"back:proc-random-{k:02d}" for k in range(16))
+RANDOM_BACK_PREFIX = "back:proc-random-"
+RANDOM_BACKS: tuple[str, ...] = tuple(f"{RANDOM_BACK_PREFIX}{k:02d}" for k in range(16))
 """Seeded random backs (`procedural.draw_random_back`): colours and layouts the decks lack. Not designs of either
 split: training scenes draw from them as well only when asked (`SceneOptions.extra_backs`, `train --random-backs`)."""
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dealer_assist.cards import FULL_DECK, Card, Rank, Suit
-from dealer_assist.synth.card_art import ART_WIDTH, Box, f32, u8
+from dealer_assist.synth.card_art import ART_WIDTH, RANDOM_BACK_PREFIX, Box, f32, u8
 
 Image = npt.NDArray[np.uint8]
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -358,9 +358,6 @@ _BACKS: dict[str, tuple[str, tuple[int, int, int], tuple[int, int, int]]] = {
     "back:proc-maroon-stripes": ("stripes", (40, 30, 110), (150, 170, 220)),
     "back:proc-navy-dots": ("dots", (90, 40, 20), (230, 200, 170)),
 }
-
-
-RANDOM_BACK_PREFIX = "back:proc-random-"
 
 
 def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
