@@ -464,6 +464,22 @@ def test_a_hand_turned_up_with_one_corner_read_is_a_show(first: bool) -> None:
     assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
 
 
+@pytest.mark.parametrize("hint", [PhaseHint("draw", as_of=1.0, drawn=frozenset({1})), PhaseHint()])
+def test_a_hand_turned_up_under_a_lagging_draw_hint_is_a_show(hint: PhaseHint) -> None:
+    """The dealer's entries lag, so the referee's hint still has the seat done drawing in the last draw (or there is
+    no hint) when the seat turns its hand up; a hand moving by is taken for cards going, and one corner of four is
+    read. Every back gone and a face where they lay is the hand turned up (cards leave face down): a show of that
+    card, not that card exposed and three discarded, which let the referee hand the pot to the other seat."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    t.set(1, 0, ["Th"]).hold(2.0).show(2, ["Ah", "2c", "3d", "4s"]).hold(2.0).gather().hold(1.0)
+    tracker = Tracker(6)
+    tracker.set_hint(hint)
+    events = summary(run(t, tracker))
+    assert ("shown", 1, "Th") in events and ("shown", 2, "Ah 2c 3d 4s") in events
+    assert not any(e[:2] in (("folded", 1), ("discarded", 1), ("exposed", 1)) for e in events)
+
+
 def test_shown_hands_swept_in_with_the_muck_are_gathered_at_once() -> None:
     """The dealer sweeps the shown hands in with the muck, nothing seen loose by the seats: the muck gathered (it only
     ever is) says the seats' cards went too, so the hand ends within a second, not after `vanish_s` (a recording

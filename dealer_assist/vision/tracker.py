@@ -43,7 +43,9 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   read at a showing seat in `show_votes` frames joins its show (no more cards than the seat held),
   and the seat's whole show comes again, stamped when it was turned up. At showdown, cards that
   vanish in place (turned up, fewer than 2 read; a muck is seen going) are a show of what was read, not a
-  fold, and cards a showing seat seems to lose are unread, not discarded.
+  fold, and cards a showing seat seems to lose are unread, not discarded. Every back of a whole hand gone and one
+  face read where they lay is the hand turned up (cards leave face down) in any phase but the deal, even with a
+  hand seen moving by: a show of that card.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -690,8 +692,13 @@ class Tracker:
         events: list[TableEvent] = []
         held = hand.pending.get(seat)
         merge: _Pending | None = None
-        showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0
-                   and max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size)
+        whole = max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size
+        # Every back gone and one face read where they lay, after a whole hand: the hand turned up with one corner
+        # read (cards leave face down), whatever a lagging hint says of the phase, and even when a hand was seen
+        # moving by (players spread their cards); only the deal has no show.
+        turned = (new.backs == 0 and len(new.face_up) == 1 and flipped_n == 1 and delta < 0 and whole
+                  and self._phase_at(start.t) != "deal")
+        showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0 and whole) or turned
         if held is not None and held.partial and (showing or seat in hand.shown):
             del hand.pending[seat]      # cards that went unread as the hand was turned up (the count fell): no discard
         elif held is not None and held.partial and delta < 0 and not lost_up and self._phase is None:
@@ -760,7 +767,7 @@ class Tracker:
         hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
         full = hand.max_count[seat] >= cfg.hand_size or (len(flipped) >= 2 and delta == 0)
-        if new.backs == 0 and len(new.face_up) >= 2 and full:
+        if (new.backs == 0 and len(new.face_up) >= 2 and full) or turned:
             events += self._show_more(seat, new.face_up, start)
         elif flipped and not hand.shown:
             at = start
