@@ -480,6 +480,19 @@ def test_a_hand_turned_up_under_a_lagging_draw_hint_is_a_show(hint: PhaseHint) -
     assert not any(e[:2] in (("folded", 1), ("discarded", 1), ("exposed", 1)) for e in events)
 
 
+def test_a_hand_turned_up_whose_reads_flicker_is_a_show() -> None:
+    """A hand turned up whose small corners are read a different few in each frame: no one set of reads holds, but
+    every back is gone. The cards read in most frames are its show, before the dealer gathers the cards (else it
+    would go unseen into the gather, counted as mucked, and the pot would go to the other seat)."""
+    t = _to_showdown()
+    for k in range(36):
+        t.show(1, ["9c", "Tc", "Jc"] if k % 3 else ["9c", "Jc"]).hold(1 / FPS)
+    events = summary(run(t.gather().hold(1.0)))
+    shows = [e for e in events if e[:2] == ("shown", 1)]
+    assert shows and shows[-1] == ("shown", 1, "9c Tc Jc"), events
+    assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
+
+
 def test_shown_hands_swept_in_with_the_muck_are_gathered_at_once() -> None:
     """The dealer sweeps the shown hands in with the muck, nothing seen loose by the seats: the muck gathered (it only
     ever is) says the seats' cards went too, so the hand ends within a second, not after `vanish_s` (a recording

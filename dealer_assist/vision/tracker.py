@@ -45,7 +45,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   vanish in place (turned up, fewer than 2 read; a muck is seen going) are a show of what was read, not a
   fold, and cards a showing seat seems to lose are unread, not discarded. Every back of a whole hand gone and one
   face read where they lay is the hand turned up (cards leave face down) in any phase but the deal, even with a
-  hand seen moving by: a show of that card.
+  hand seen moving by: a show of that card. A hand turned up whose reads differ from frame to frame (no one set of
+  them holds) settles, once no back has been seen for `settle_s`, on the cards read in at least half the frames.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -263,10 +264,11 @@ class ZoneSmoother:
             i = last + 1
         return best
 
-    def _commit_to(self, i: int, now: float, extra: Entry | None = None) -> list[Commit]:
-        """Make run[i]'s value the stable state; the frames after it (and `extra`) start the next change."""
+    def _commit_to(self, i: int, now: float, extra: Entry | None = None, view: ZoneView | None = None) -> list[Commit]:
+        """Make run[i]'s value (or `view`) the stable state; the frames after it (and `extra`) start the next
+        change."""
         run = self._run
-        target = run[i].view
+        target = run[i].view if view is None else view
         commit = Commit(self.stable, target, tuple(run[: i + 1]), self._seen_leaving())
         self.stable = target
         rest = [e for e in [*run[i + 1:], *([extra] if extra else [])] if e.view != target]
@@ -316,11 +318,29 @@ class ZoneSmoother:
             # Leaving: the change must last `leave_s`, and what is left must have held for `settle_s` (an
             # empty zone for `empty_s`), so a hand covering the rest of a seat's cards mid-discard is waited out.
             hold = self._empty_hold() if target.count == 0 else cfg.settle_s
-            if now - run[0].t + _EPS < self._leave_s() or now - self._held_since(target) + _EPS < hold:
+            if now - run[0].t + _EPS < self._leave_s():
                 return []
+            if now - self._held_since(target) + _EPS < hold:
+                turned = self._turned_up(now)
+                return self._commit_to(len(run) - 1, now, view=turned) if turned is not None else []
         elif now - run[0].t + _EPS < (cfg.arrive_s if side > 0 else cfg.flip_s):
             return []
         return self._commit_to(i, now)
+
+    def _turned_up(self, now: float) -> ZoneView | None:
+        """A leaving zone whose backs have all been gone for `settle_s` while its face-up reads differ from frame to
+        frame (a hand turned up: the classifier reads a different few of a spread's small corners in each frame, so
+        no one set of them holds): the cards read in at least half of those frames. None otherwise."""
+        frames: list[Entry] = []
+        for e in reversed(self._run):
+            if e.view.backs:
+                break
+            frames.append(e)
+        if not frames or now - frames[-1].t + _EPS < self.config.settle_s:
+            return None
+        tally = Counter(c for e in frames for c in e.view.face_up)
+        faces = frozenset(c for c, n in tally.items() if 2 * n >= len(frames))
+        return ZoneView(0, faces) if faces and len(faces) < self.stable.count else None
 
 
 class ButtonSmoother:
