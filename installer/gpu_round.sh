@@ -63,10 +63,12 @@ EOF
     [ -n "$whl" ] || return 0
     mkdir -p "$whl"
     local ver
-    ver=$(.venv/bin/python -c "import importlib.metadata as m; print(m.version('ultralytics'), m.version('ultralytics-thop'))")
+    # Ultralytics, and what dealer_assist's training imports that a bare torch image lacks (tomli-w: table profiles)
+    ver=$(.venv/bin/python -c "import importlib.metadata as m; print(*(m.version(p) for p in ('ultralytics', 'ultralytics-thop', 'tomli-w')))")
     set -- $ver
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-        --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d "$whl" "ultralytics==$1" "ultralytics-thop==$2"
+        --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d "$whl" "ultralytics==$1" "ultralytics-thop==$2" \
+        "tomli-w==$3"
     du -sh "$gpu" "$whl"
 }
 

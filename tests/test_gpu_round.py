@@ -59,3 +59,21 @@ def test_train_from_the_pack_alone_writes_the_detector_checkpoint(packed: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     assert (out / "cards-detector.pt").stat().st_size > 100_000 and (out / "results.csv").is_file()
     assert not (out / "cards.json").exists()  # export and evaluation are left to this machine
+
+
+# What a GPU machine's torch image holds (numpy, OpenCV, click, onnx and what onnx imports) or the pack carries
+# (tomli-w; Ultralytics is imported only once training starts). A module the training path starts to need beyond
+# these fails the round there after the machine has started: add its wheel to gpu_round.sh's pack, then here.
+GPU_IMAGE_HAS = {"numpy", "cv2", "click", "onnx", "google", "ml_dtypes", "typing_extensions"}
+PACK_CARRIES = {"tomli_w"}
+
+
+def test_the_training_path_imports_only_what_a_gpu_machine_has_or_the_pack_carries() -> None:
+    code = ("import sys, dealer_assist.synth.train, dealer_assist.cli.train; "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    third_party = {m for m in done.stdout.split() if m not in sys.stdlib_module_names
+                   and m not in sys.builtin_module_names and not m.startswith("_") and m != "dealer_assist"}
+    assert third_party <= GPU_IMAGE_HAS | PACK_CARRIES, third_party - GPU_IMAGE_HAS - PACK_CARRIES
+    script = SCRIPT.read_text()
+    assert all(f"'{m.replace('_', '-')}'" in script for m in PACK_CARRIES)
