@@ -17,10 +17,12 @@ pytestmark = pytest.mark.skipif(not (MODELS_DIR / MANIFEST_NAME).is_file(),
                                 reason="no trained detector in models/ yet (dealer-assist train)")
 
 
-# The shipped models were trained on a short budget (CPU rounds, then 450 s on a GPU) and read few face-up cards,
-# so this end-to-end check is a strict expected failure: it must start passing, and lose this mark, once a
-# properly trained detector ships. One case only, to keep CI short while it fails.
-@pytest.mark.xfail(reason="shipped models read few face-up cards: extra flags (CPU-budget training)", strict=True)
+# The shipped models were trained on a short budget (CPU rounds, then two rounds of 7 minutes on a GPU), so this
+# end-to-end check is a strict expected failure: it must start passing, and lose this mark, once a properly trained
+# detector ships. With the detector of 2026-11-27 it raises the injected flag and two more, from one card of seat 5's
+# dealt row boxed twice a few frames before the next card landed. One case only, to keep CI short while it fails.
+@pytest.mark.xfail(reason="shipped detector (short training): a dealt row's card boxed twice gives extra flags",
+                   strict=True)
 @pytest.mark.parametrize(("seed", "errors"), [(22, ["wrong_seat"])])
 def test_rendered_video_through_the_detector(tmp_path: Path, seed: int, errors: list[str]) -> None:
     video, truth, table = make_sim_video(tmp_path, "badugi-limit", seed, errors, rendered=True, size=(1280, 720))
