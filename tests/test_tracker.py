@@ -480,6 +480,20 @@ def test_a_hand_turned_up_under_a_lagging_draw_hint_is_a_show(hint: PhaseHint) -
     assert not any(e[:2] in (("folded", 1), ("discarded", 1), ("exposed", 1)) for e in events)
 
 
+@pytest.mark.parametrize("phase", ["betting", "draw", None])
+def test_a_face_misread_under_a_resting_hand_is_no_show(phase: str | None) -> None:
+    """A hand rests over a seat's four backs (nothing seen moving) and a face is misread there for a few seconds:
+    outside the showdown that is no hand turned up. When the backs come back, no card was dealt."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    before = len(run(t))
+    t.flip(1, "Th").miscount(1, 0).hold(3.0).set(1, 4).hold(2.0)
+    tracker = Tracker(6)
+    tracker.set_hint(PhaseHint(phase))
+    events = summary(run(t, tracker))[before:]
+    assert not any(e[0] in ("shown", "dealt", "replaced", "discarded", "folded") for e in events), events
+
+
 def test_a_hand_turned_up_whose_reads_flicker_is_a_show() -> None:
     """A hand turned up whose small corners are read a different few in each frame: no one set of reads holds, but
     every back is gone. The cards read in most frames are its show, before the dealer gathers the cards (else it

@@ -44,9 +44,10 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   and the seat's whole show comes again, stamped when it was turned up. At showdown, cards that
   vanish in place (turned up, fewer than 2 read; a muck is seen going) are a show of what was read, not a
   fold, and cards a showing seat seems to lose are unread, not discarded. Every back of a whole hand gone and one
-  face read where they lay is the hand turned up (cards leave face down) in any phase but the deal, even with a
-  hand seen moving by: a show of that card. A hand turned up whose reads differ from frame to frame (no one set of
-  them holds) settles, once no back has been seen for `settle_s`, on the cards read in at least half the frames.
+  face read where they lay, as the cards were seen moving (or at the showdown), is the hand turned up (cards
+  leave face down) in any phase but the deal: a show of that card. A hand turned up whose reads differ from frame
+  to frame (no one set of them holds) settles, once no back has been seen for `settle_s`, on the cards read in at
+  least half the frames.
 - a face-up card on the stub: `CardExposed` with seat None.
 - the button settling at a new seat: `ButtonMoved`; every seat and the muck clear (or every seat
   clear and the button moved on): `CardsGathered`, which starts a new hand.
@@ -713,11 +714,12 @@ class Tracker:
         held = hand.pending.get(seat)
         merge: _Pending | None = None
         whole = max(hand.max_count.get(seat, 0), new.count) >= cfg.hand_size
-        # Every back gone and one face read where they lay, after a whole hand: the hand turned up with one corner
-        # read (cards leave face down), whatever a lagging hint says of the phase, and even when a hand was seen
-        # moving by (players spread their cards); only the deal has no show.
+        # Every back gone and one face read where they lay, after a whole hand, as the cards were seen moving (players
+        # spread them): the hand turned up with one corner read (cards leave face down), whatever a lagging hint says
+        # of the phase; only the deal has no show. Cards that vanished in place are that only at the showdown (else a
+        # hand rests over them, and the face is a misread).
         turned = (new.backs == 0 and len(new.face_up) == 1 and flipped_n == 1 and delta < 0 and whole
-                  and self._phase_at(start.t) != "deal")
+                  and self._phase_at(start.t) != "deal" and (commit.seen_going or self._at_showdown()))
         showing = (new.backs == 0 and len(new.face_up) >= 2 and old.count > 0 and whole) or turned
         if held is not None and held.partial and (showing or seat in hand.shown):
             del hand.pending[seat]      # cards that went unread as the hand was turned up (the count fell): no discard
