@@ -788,7 +788,7 @@ class Tracker:
 
         hand.max_count[seat] = max(hand.max_count.get(seat, 0), new.count)
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
-        full = hand.max_count[seat] >= cfg.hand_size or (len(flipped) >= 2 and delta == 0)
+        full = whole or (len(flipped) >= 2 and delta == 0)
         if (new.backs == 0 and len(new.face_up) >= 2 and full) or turned:
             events += self._show_more(seat, new.face_up, start)
         elif flipped and not hand.shown:
