@@ -173,6 +173,41 @@ def test_extra_backs_are_drawn_in_training_scenes_only() -> None:
                 for seed in range(24)} & set(RANDOM_BACKS)
 
 
+def test_felt_print_lies_under_the_scene_and_changes_nothing_else() -> None:
+    """`SceneOptions.felt_print` (`train --felt-print`) draws lettering and lone printed chips on the felt from its
+    own random stream: the same objects with the same truth, other pixels, and no truth for the print itself."""
+    plain = render_scene(5, "train", SceneOptions(size=SMALL, full_table=True))
+    printed = render_scene(5, "train", SceneOptions(size=SMALL, full_table=True, felt_print=30))
+    key = [(o.kind, o.card, o.table_xy) for o in plain.truth.objects]
+    assert key == [(o.kind, o.card, o.table_xy) for o in printed.truth.objects]
+    assert all(o.kind != "print" for o in printed.truth.objects)
+    changed = np.abs(plain.image.astype(int) - printed.image).max(axis=2) > 40
+    assert changed.sum() > 200, changed.sum()
+
+
+def test_random_print_stays_on_the_table_and_its_sprites_are_print_sized() -> None:
+    from dealer_assist.synth.scene import random_print
+    from dealer_assist.synth.table_render import print_sprite
+    from dealer_assist.vision.table_profile import points_in_polygon
+
+    profile = oval_profile(6)
+    pieces = random_print(np.random.default_rng(3), profile, 40)
+    assert len(pieces) == 40 and all(p.kind == "print" and not p.gt for p in pieces)
+    assert points_in_polygon([p.xy for p in pieces], profile.outline).all()
+    discs = 0
+    for p in pieces:
+        img, w_cm, h_cm = print_sprite(p.style)
+        assert img.shape[2] == 4 and img[..., 3].max() > 100
+        if img.shape[0] == img.shape[1] and img[img.shape[0] // 2, 1, 3] == 255:  # a lone chip: an opaque disc
+            discs += 1
+            assert 3.5 <= w_cm <= 4.5
+        else:
+            assert 0.8 <= h_cm <= 3.6, h_cm  # letters 0.8 to 3 cm and a thin margin
+    assert 5 <= discs <= 30
+    again, _, _ = print_sprite(pieces[0].style)
+    assert again is print_sprite(pieces[0].style)[0]
+
+
 def test_tilted_camera_keeps_the_table_plane() -> None:
     profile = oval_profile(9)
     cam = make_camera(list(profile.outline), SMALL, tilt_deg=30, tilt_dir_deg=40, roll_deg=125)

@@ -206,22 +206,28 @@ def test_face_down_layouts_reach_the_recipe_and_bad_shares_are_one_clear_error(m
     assert len(seen) == 1
 
 
-def test_random_backs_reach_the_recipe_and_only_a_nonzero_count_changes_the_data_key(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("option", "field", "value", "bad"), [
+    ("--random-backs", "random_backs", 16, "17"),
+    ("--felt-print", "felt_print", 12, "-1"),
+])
+def test_a_training_scene_knob_reaches_the_recipe_and_only_a_nonzero_count_changes_the_data_key(
+        monkeypatch: pytest.MonkeyPatch, option: str, field: str, value: int, bad: str) -> None:
     from click.testing import CliRunner
 
     from dealer_assist.cli.train import train
     from dealer_assist.synth import train as train_mod
 
     seen: list[int] = []
-    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.random_backs) or {})
-    assert CliRunner().invoke(train, ["--random-backs", "16"]).exit_code == 0
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(getattr(cfg, field)) or {})
+    assert CliRunner().invoke(train, [option, str(value)]).exit_code == 0
     assert CliRunner().invoke(train, []).exit_code == 0
-    assert seen == [16, 0]
-    assert CliRunner().invoke(train, ["--random-backs", "17"]).exit_code == 2
+    assert seen == [value, 0]
+    assert CliRunner().invoke(train, [option, bad]).exit_code == 2
     default = train_mod.TrainConfig().data_key()
-    assert train_mod.TrainConfig(random_backs=16).data_key() != default
-    assert train_mod.TrainConfig(random_backs=0).data_key() == default
+    assert train_mod.TrainConfig(**{field: value}).data_key() != default
+    assert train_mod.TrainConfig(**{field: 0}).data_key() == default
+    image, _ = train_mod.render(1_000_000, "train", **{field: value})
+    assert not np.array_equal(image, train_mod.render(1_000_000, "train")[0])
 
 
 def test_stop_after_data_renders_the_tiles_and_trains_nothing(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from dealer_assist.synth.card_art import (
 )
 from dealer_assist.synth.table_render import (
     CHIP_STYLES,
+    PRINT_STYLES,
     Camera,
     Effects,
     Felt,
@@ -41,7 +42,7 @@ from dealer_assist.synth.table_render import (
     random_felt,
 )
 from dealer_assist.synth.truth import SceneTruth
-from dealer_assist.vision.table_profile import TableProfile, oval_profile
+from dealer_assist.vision.table_profile import TableProfile, oval_profile, points_in_polygon
 
 Image = npt.NDArray[np.uint8]
 FACE_DOWN_LAYOUTS = (0.4, 0.3, 0.3)
@@ -67,6 +68,7 @@ class SceneOptions:
     # How a seat's face-down cards lie: shares of a squared pile, a loose fan and a dealt row (they sum to 1).
     face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS
     extra_backs: tuple[str, ...] = ()  # training scenes only: more back designs to draw from (`card_art.RANDOM_BACKS`)
+    felt_print: int = 0  # pieces of print on the felt under everything (`random_print`); 0 leaves the scene as it was
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,8 @@ def render_scene(seed: int, split: Split = "train", options: SceneOptions | None
     camera = random_camera(rng, profile, size, opts)
     renderer = TableRenderer(profile, camera, load_face_design(face_name), load_back_design(back_name), felt)
     placements = random_placements(rng, profile, opts, renderer.card_w_cm)
+    if opts.felt_print:  # its own random stream, so that the rest of the scene is the same with or without it
+        placements = random_print(np.random.default_rng([seed, 0x9817]), profile, opts.felt_print) + placements
     effects = random_effects(rng, opts.effects) if opts.effects > 0 else Effects()
     image, objects = renderer.render(placements, effects, noise_seed=int(rng.integers(2**31)))
     h = camera.homography
@@ -286,6 +290,20 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
     return flat + high + hands
 
 
+def random_print(rng: np.random.Generator, profile: TableProfile, n: int) -> list[Placement]:
+    """`n` pieces of print (`table_render.print_sprite`) anywhere on the table inside its outline, at any angle:
+    lettering on the felt and lone printed chips, which are not cards (no ground truth)."""
+    out: list[Placement] = []
+    for _ in range(50 * n):
+        if len(out) == n:
+            break
+        xy = (float(rng.uniform(0, profile.width_cm)), float(rng.uniform(0, profile.height_cm)))
+        if points_in_polygon([xy], profile.outline)[0]:
+            out.append(Placement("print", xy, float(rng.uniform(0, 360)), zone="table",
+                                 style=int(rng.integers(0, PRINT_STYLES)), gt=False))
+    return out
+
+
 def random_hand(rng: np.random.Generator, profile: TableProfile, flat: list[Placement]) -> Placement:
     """A hand reaching in from a seat or the dealer, often over cards."""
     who = rng.integers(profile.seat_count + 1)
@@ -312,6 +330,7 @@ def scene_with(scene_options: SceneOptions, **changes: object) -> SceneOptions:
 
 
 __all__ = [
-    "SIZES", "Felt", "RenderedScene", "SceneOptions", "random_camera", "random_placements", "render_scene",
+    "SIZES", "Felt", "RenderedScene", "SceneOptions", "random_camera", "random_placements", "random_print",
+    "render_scene",
     "spread_placements",
 ]

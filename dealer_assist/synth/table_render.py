@@ -316,6 +316,58 @@ def button_sprite(style: int) -> Image:
     return img
 
 
+FELT_PRINT_TEXTS: tuple[str, ...] = (
+    "A", "K", "Q", "J", "10", "2", "5", "7", "8", "9", "25", "100", "500", "1K", "$1", "$25", "$100", "BET",
+    "ANTE", "POT", "CALL", "RAISE", "DEALER", "BADUGI", "BADACEY", "LIMIT", "POKER", "CASINO", "TABLE 7", "NO", "OK",
+)
+"""Print on a table that is no card: the felt's lettering, and the words and values on a lone chip."""
+FELT_PRINT_INKS: tuple[tuple[int, int, int], ...] = (
+    (250, 250, 250), (20, 20, 20), (40, 190, 230), (30, 30, 200), (200, 80, 30), (60, 170, 60), (60, 220, 230),
+    (150, 150, 150))
+PRINT_STYLES = 1 << 20
+_PRINT_PX = 48  # a letter's height in the sprite
+
+
+@functools.lru_cache(maxsize=512)
+def print_sprite(style: int) -> tuple[Image, float, float]:
+    """Print lying on the felt (BGRA, its width and height in table cm): a word or value in one of the training
+    fonts, either the felt's lettering (letters 0.8 to 3 cm, full or faint ink) or on a disc, as a lone chip's.
+    Training negatives: a detector trained without them called large letters and lone printed chips backs."""
+    from dealer_assist.synth.procedural import glyph, rank_fonts
+
+    rng = np.random.default_rng([style, 0x9817])
+    text = FELT_PRINT_TEXTS[int(rng.integers(len(FELT_PRINT_TEXTS)))]
+    fonts = rank_fonts() or ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",)
+    mask = glyph(text, fonts[int(rng.integers(len(fonts)))], _PRINT_PX, 700 if rng.random() < 0.7 else 400)
+    ink = np.array(FELT_PRINT_INKS[int(rng.integers(len(FELT_PRINT_INKS)))], np.float32)
+    if rng.random() < 0.4:  # a lone chip lying flat, a word or its value across it
+        diam_cm = float(rng.uniform(3.6, 4.4))
+        ppc = _PRINT_PX / float(rng.uniform(0.6, 1.0))
+        n = max(8, round(diam_cm * ppc))
+        img = np.zeros((n, n, 4), np.uint8)
+        c = n // 2
+        disc = CHIP_COLOURS[int(rng.integers(len(CHIP_COLOURS)))]
+        cv2.circle(img, (c, c), c - 1, (*disc, 255), -1, cv2.LINE_AA)
+        if rng.random() < 0.6:
+            cv2.circle(img, (c, c), int(c * rng.uniform(0.7, 0.9)), (*(int(v) for v in ink), 255),
+                       max(1, n // 40), cv2.LINE_AA)
+        mh, mw = mask.shape
+        fit = min(1.0, 0.8 * n / mw)
+        fitted = cv2.resize(mask, (max(1, round(mw * fit)), max(1, round(mh * fit))), interpolation=cv2.INTER_AREA)
+        mh, mw = fitted.shape
+        y0, x0 = (n - mh) // 2, (n - mw) // 2
+        a = fitted[..., None].astype(np.float32)
+        roi = img[y0:y0 + mh, x0:x0 + mw, :3].astype(np.float32)
+        img[y0:y0 + mh, x0:x0 + mw, :3] = np.clip(roi * (1 - a) + ink * a + 0.5, 0, 255).astype(np.uint8)
+        return img, n / ppc, n / ppc
+    ppc = _PRINT_PX / float(rng.uniform(0.8, 3.0))
+    framed = cv2.copyMakeBorder(mask, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
+    img = np.zeros((*framed.shape, 4), np.uint8)
+    img[..., :3] = ink.astype(np.uint8)
+    img[..., 3] = np.clip(framed * 255 * float(rng.uniform(0.45, 1.0)) + 0.5, 0, 255).astype(np.uint8)
+    return img, framed.shape[1] / ppc, framed.shape[0] / ppc
+
+
 SKIN = ((140, 170, 220), (120, 150, 205), (95, 125, 175), (70, 95, 140), (50, 70, 105), (160, 190, 235))
 SLEEVES = ((30, 30, 30), (200, 200, 200), (120, 60, 30), (40, 40, 120), (60, 90, 60), (240, 240, 240))
 HAND_PX_PER_CM = 4.0
@@ -567,6 +619,9 @@ class TableRenderer:
             return f"chip{p.style}", chip_sprite(p.style), CHIP_DIAMETER_CM, CHIP_DIAMETER_CM
         if p.kind == "button":
             return "button", button_sprite(p.style), BUTTON_DIAMETER_CM, BUTTON_DIAMETER_CM
+        if p.kind == "print":
+            img, w_cm, h_cm = print_sprite(p.style)
+            return f"print{p.style}", img, w_cm, h_cm
         img, _ = hand_sprite(p.style, p.length_cm)
         return f"hand{p.style}:{round(p.length_cm)}", img, img.shape[1] / HAND_PX_PER_CM, img.shape[0] / HAND_PX_PER_CM
 
@@ -654,7 +709,7 @@ class TableRenderer:
         alpha = warped[:, :, 3:4].astype(np.float32) * (1.0 / 255.0)
         roi = img[Y0:Y1, X0:X1]
         roi_f = roi.astype(np.float32)
-        if shadow:
+        if shadow and p.kind != "print":  # ink on the felt casts none
             self._shadow(roi_f, alpha, p, scale)
         roi_f += alpha * (warped[:, :, :3].astype(np.float32) - roi_f)
         roi[:] = np.clip(roi_f + 0.5, 0, 255).astype(np.uint8)

@@ -108,6 +108,9 @@ class TrainConfig:
     # How many of the seeded random backs (`card_art.RANDOM_BACKS`) the training scenes also draw from: 0 for the
     # shipped models; a CPU round with 16 found more backs in stills but read the hand videos worse (model card).
     random_backs: int = 0
+    # Pieces of print on each training scene's felt (`SceneOptions.felt_print`: lettering and lone printed chips,
+    # negatives). 0 for the detectors shipped until 2026-11-27, which took such print for backs (model card).
+    felt_print: int = 0
     stop_after: str = ""  # "data": render the data and stop; "detector": train the detector checkpoint and stop
     quantize: bool = True  # the app runs an int8 copy of the detector (about 2x faster on the CPU)
     calibration_frames: int = 16
@@ -122,6 +125,7 @@ class TrainConfig:
                  self.crop_scale, self.seed, self.empty_tile_keep, ds.INDEX_GROW, ds.MIN_CROP_PX,
                  sorted(designs_for("train", "face")), sorted(designs_for("train", "back")), renderer_key(),
                  list(self.face_down_layouts)] + ([self.random_backs] if self.random_backs else [])
+        parts += [{"felt_print": self.felt_print}] if self.felt_print else []
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -141,11 +145,12 @@ as the full-scale read is meant to leave them to the shrunk read."""
 
 def render(seed: int, split: str, close_up: bool = False,
            face_down_layouts: tuple[float, float, float] = FACE_DOWN_LAYOUTS, random_backs: int = 0,
-           ) -> tuple[np.ndarray[Any, Any], SceneTruth]:
+           felt_print: int = 0) -> tuple[np.ndarray[Any, Any], SceneTruth]:
     from dealer_assist.synth.card_art import RANDOM_BACKS
     from dealer_assist.synth.scene import SceneOptions, render_scene
 
-    options = SceneOptions(face_down_layouts=face_down_layouts, extra_backs=RANDOM_BACKS[:random_backs])
+    options = SceneOptions(face_down_layouts=face_down_layouts, extra_backs=RANDOM_BACKS[:random_backs],
+                           felt_print=felt_print)
     if close_up:
         options = replace(options, full_table=False, view_half_cm=CLOSE_UP_VIEW)
     scene = render_scene(seed, split, options)  # type: ignore[arg-type]
@@ -162,16 +167,17 @@ def heldout_scenes(n: int, seed0: int = HELDOUT_SEED0) -> Iterator[tuple[np.ndar
 # Stage 1: data
 
 
-SceneJob = tuple[int, str, int, int, int, float, int, float, bool, tuple[float, float, float], int]
+SceneJob = tuple[int, str, int, int, int, float, int, float, bool, tuple[float, float, float], int, int]
 
 
 def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray[Any, Any], list[int], str]:
     """Render one scene and cut its tiles and crops (run in a worker process)."""
-    seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up, layouts, random_backs = job
+    (seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up, layouts, random_backs,
+     felt_print) = job
     cv2.setNumThreads(1)
     rng = np.random.default_rng([base_seed, seed])
     try:
-        image, truth = render(seed, split, close_up, layouts, random_backs)
+        image, truth = render(seed, split, close_up, layouts, random_backs, felt_print)
     except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
         return seed, [], np.zeros((0, crop_size, crop_size, 3), np.uint8), [], f"{type(exc).__name__}: {exc}"[:200]
     tiles = []
@@ -221,7 +227,7 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
                 seeds += [(CLOSE_TRAIN_SEED0 + i, True) for i in range(cfg.close_ups)]
             jobs: list[SceneJob] = [(seed, "train", cfg.imgsz, cfg.work_long_side, cfg.classifier_size,
                                      cfg.crop_scale, cfg.seed, 1.0 if close else cfg.empty_tile_keep, close,
-                                     cfg.face_down_layouts, cfg.random_backs)
+                                     cfg.face_down_layouts, cfg.random_backs, cfg.felt_print)
                                     for seed, close in seeds]  # a close-up's unlabelled tiles are its lesson
             n_tiles = 0
             for done, (seed, tiles, x, y, err) in enumerate(pool.map(_scene_data, jobs, chunksize=1), start=1):

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from dealer_assist.cards import Card, parse_card
 
-ObjectKind = Literal["card_face", "card_back", "button", "chip", "hand"]
-OBJECT_KINDS: tuple[ObjectKind, ...] = ("card_face", "card_back", "button", "chip", "hand")
+ObjectKind = Literal["card_face", "card_back", "button", "chip", "hand", "print"]
+OBJECT_KINDS: tuple[ObjectKind, ...] = ("card_face", "card_back", "button", "chip", "hand", "print")
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
