@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
         [--errors all] [--size 640x360] [--onnx-frames 300] [--onnx-size 1280x720] [--model models/]
-        [--hints referee|none] [--verbose] [--cache DIR]
+        [--hints referee|none] [--felt-print N] [--verbose] [--cache DIR]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -25,6 +25,8 @@ it makes from the video's true events and the same dealer actions (none: it awar
 onnx_injected_errors_flagged (the injected dealer errors whose flag, `FLAG_OF_ERROR`, the referee raised at their
 seat), onnx_other_flags_with_errors and onnx_flags_on_clean_hands (`audit` must raise exactly the injected flags).
 Per-video errors are injected on every other seed (`--errors`).
+`--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
+felt carries; `scene.random_print`): no event may come of them.
 
 `--cache DIR` keeps the ONNX run's detections per video (keyed by game, seed, errors, frames and the model files'
 sizes and times): a second run with the same models replays them without rendering or detecting, to try
@@ -105,12 +107,15 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -
     return make
 
 
-def cache_name(game: str, seed: int, frames: int, size: tuple[int, int], bar: float | None, stamp: str) -> str:
-    """A video's detections file in `--cache`: the models' `stamp`, and the frame size and face-up bar where they are
-    not the table camera's 1280x720 and the model's own (so the caches made before either option keep their names)."""
+def cache_name(game: str, seed: int, frames: int, size: tuple[int, int], bar: float | None, stamp: str,
+               felt_print: int = 0) -> str:
+    """A video's detections file in `--cache`: the models' `stamp`, and the frame size, face-up bar and print on the
+    felt where they are not the table camera's 1280x720, the model's own and none (so the caches made before these
+    options keep their names)."""
     px = "" if size == (1280, 720) else f"-{size[0]}x{size[1]}"
     at = "" if bar is None else f"-bar{bar:g}"
-    return f"{game}-{seed}-{frames}{px}{at}-{stamp}.npz"
+    pr = f"-print{felt_print}" if felt_print else ""
+    return f"{game}-{seed}-{frames}{px}{at}{pr}-{stamp}.npz"
 
 
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
@@ -181,6 +186,9 @@ def main() -> None:
                     help="seconds behind the video events are put back in time order (audit --horizon)")
     ap.add_argument("--hints", choices=("referee", "none"), default="referee",
                     help="phase hints to the tracker from a referee following the events (as the audit), or none")
+    ap.add_argument("--felt-print", type=int, default=0,
+                    help="pieces of print on the felt of every video (lettering, lone printed chips; no event may "
+                    "come of them); 0: none, as the figures before 2026-11-27 08:00")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
     ap.add_argument("--card-threshold", type=float, default=None,
@@ -193,7 +201,8 @@ def main() -> None:
     errors = () if args.errors == "none" else ERROR_KINDS if args.errors == "all" else tuple(args.errors.split(","))
 
     def table(game: str, seed: int, size: tuple[int, int]) -> SimulatedTable:
-        return SimulatedTable(game, seed, size=size, fps=15.0, errors=errors if seed % 2 else ())
+        return SimulatedTable(game, seed, size=size, fps=15.0, errors=errors if seed % 2 else (),
+                              felt_print=args.felt_print)
 
     follow = referee_follower(args.horizon) if args.hints == "referee" else None
     print(f"phase_hints: {args.hints}")
@@ -223,7 +232,7 @@ def main() -> None:
                                                                                   *folder.glob("*.json")])
         stamp = hashlib.sha256(repr([*files, errors]).encode()).hexdigest()[:12]
         bar = None if override is None else override.card
-        return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp)
+        return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp, args.felt_print)
 
     t0 = time.perf_counter()
     onnx: list[TrackedVideo] = []

@@ -33,7 +33,8 @@ def test_flags_are_scored_against_the_injected_errors() -> None:
     assert missing[:2] == (0, 0) and missing[2] > 0
 
 
-def test_detection_caches_are_named_by_size_and_face_up_bar() -> None:
+def test_detection_caches_are_named_by_size_face_up_bar_and_felt_print() -> None:
     assert cache_name("badugi-limit", 3, 2000, (1280, 720), None, "abc") == "badugi-limit-3-2000-abc.npz"
     assert cache_name("badugi-limit", 3, 2000, (1920, 1080), None, "abc") == "badugi-limit-3-2000-1920x1080-abc.npz"
     assert cache_name("badugi-limit", 3, 2000, (1280, 720), 0.5, "abc") == "badugi-limit-3-2000-bar0.5-abc.npz"
+    assert cache_name("badugi-limit", 3, 2000, (1280, 720), None, "abc", 12) == "badugi-limit-3-2000-print12-abc.npz"

@@ -309,6 +309,19 @@ def test_video_frames_render_in_order() -> None:
     assert src.read() is None
 
 
+def test_a_video_with_print_on_the_felt_plays_the_same_hand() -> None:
+    """`SimulatedTable(felt_print=N)`: the same hand, camera and truth, print lying under everything in every frame."""
+    plain = SimulatedTable("badugi-limit", 3, size=SMALL)
+    printed = SimulatedTable("badugi-limit", 3, size=SMALL, felt_print=20)
+    assert printed.truth.to_dict() == plain.truth.to_dict()
+    f = plain.frame_count // 2
+    first = printed.placements(f)[:20]
+    assert [p.kind for p in first] == ["print"] * 20 and first == printed.placements(0)[:20]
+    assert printed.placements(f)[20:] == plain.placements(f)
+    changed = np.abs(printed.render_frame(f).astype(int) - plain.render_frame(f)).max(axis=2) > 40
+    assert changed.sum() > 50, changed.sum()
+
+
 def test_sim_video_cli(tmp_path: Path) -> None:
     out, truth = tmp_path / "hand.mp4", tmp_path / "truth.json"
     result = CliRunner().invoke(cli, ["sim-video", "--game", "badugi-limit", "--seed", "4", "--errors",

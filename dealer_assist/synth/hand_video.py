@@ -53,7 +53,7 @@ from dealer_assist.rules.steps import (
     Shown,
 )
 from dealer_assist.synth.card_art import Split, designs_for, load_back_design, load_face_design
-from dealer_assist.synth.scene import spread_placements
+from dealer_assist.synth.scene import random_print, spread_placements
 from dealer_assist.synth.table_render import (
     CHIP_STYLES,
     Camera,
@@ -636,6 +636,7 @@ class SimulatedTable:
         tilt_max_deg: float = 20.0,
         effects: float = 0.5,
         markers: bool = True,
+        felt_print: int = 0,
     ) -> None:
         rules = HouseRules.preset(game)
         self._rng = np.random.default_rng([seed, 0xF12A3E])
@@ -674,6 +675,9 @@ class SimulatedTable:
         self._next = 0
         self._seed = seed
         self._game = game
+        # Lettering and lone printed chips on the felt (`scene.random_print`), the same in every frame: no event may
+        # come of them. Their own random stream, so the hand and its camera are the same with or without them.
+        self._print = random_print(np.random.default_rng([seed, 0x9817]), self.profile, felt_print)
 
     @property
     def name(self) -> str:
@@ -731,7 +735,7 @@ class SimulatedTable:
         stub = [Placement("card_back", (stub_xy[0] + 0.1 * k, stub_xy[1] - 0.05 * k), 3.0, None, "stub",
                           height_cm=0.25 * k, gt=(k == 2)) for k in range(3)]
         items.sort(key=lambda t: (t[0], t[1]))
-        return stub + [p for _, _, p in items]
+        return self._print + stub + [p for _, _, p in items]
 
     def render_frame(self, f: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
         return self.render_frame_truth(f)[0]
