@@ -332,6 +332,14 @@ def test_sim_video_cli(tmp_path: Path) -> None:
     assert out.stat().st_size > 1000
     assert [e["kind"] for e in data["errors"]] == ["exposed_card"]
     assert data["events"] and data["table_profile"]["name"] == "oval-6"
+    printed, printed_truth = tmp_path / "printed.mp4", tmp_path / "printed.json"
+    result = CliRunner().invoke(cli, ["sim-video", "--game", "badugi-limit", "--seed", "4", "--errors",
+                                      "exposed_card", "--table", "oval-6", "--players", "2", "--size", "160x96",
+                                      "--fps", "4", "--felt-print", "30", "--out", str(printed), "--truth",
+                                      str(printed_truth)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(printed_truth.read_text())["events"] == data["events"]
+    assert printed.read_bytes() != out.read_bytes()
     bad = CliRunner().invoke(cli, ["sim-video", "--errors", "nope", "--out", str(out), "--truth", str(truth)])
     assert bad.exit_code != 0 and "unknown dealer error" in bad.output
 

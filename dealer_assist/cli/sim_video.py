@@ -31,10 +31,12 @@ def _sizes(text: str) -> tuple[int, int]:
 @click.option("--fps", type=float, default=15.0, show_default=True, help="Frames per second.")
 @click.option("--split", type=click.Choice(["held_out", "train", "all"]), default="held_out", show_default=True,
               help="Which card designs to draw from.")
+@click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=0, show_default=True,
+              help="Pieces of print on the felt (lettering, lone printed chips): none of it is a card or an event.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="Video file to write (.mp4).")
 @click.option("--truth", "truth", required=True, type=click.Path(dir_okay=False), help="Truth JSON to write.")
 def sim_video(game: str, seed: int, errors: str, table: str, players: int | None, size: str, fps: float, split: str,
-              out: str, truth: str) -> None:
+              felt_print: int, out: str, truth: str) -> None:
     """Render a simulated hand (deal, draws, folds, showdown) with exact ground-truth table events."""
     from dealer_assist.synth.hand_video import SimulatedTable, write_video
     from dealer_assist.vision.table_profile import load_profile
@@ -42,7 +44,7 @@ def sim_video(game: str, seed: int, errors: str, table: str, players: int | None
     wanted = [e.strip() for e in errors.split(",") if e.strip()]
     profile = load_profile(table)
     source = SimulatedTable(game, seed, errors=wanted, profile=profile, size=_sizes(size), fps=fps,
-                            players=players, split=split)  # type: ignore[arg-type]
+                            players=players, split=split, felt_print=felt_print)  # type: ignore[arg-type]
     click.echo(f"{source.frame_count} frames at {fps:g} fps, {len(source.truth.events)} events, "
                f"{len(source.truth.errors)} injected errors; designs {source.truth.face_design} / "
                f"{source.truth.back_design}", err=True)
