@@ -675,9 +675,9 @@ class SimulatedTable:
         self._next = 0
         self._seed = seed
         self._game = game
-        # Lettering and lone printed chips on the felt (`scene.random_print`), the same in every frame: no event may
+        # Lettering and lone printed chips on the felt (`scene.random_print`), drawn under every frame: no event may
         # come of them. Their own random stream, so the hand and its camera are the same with or without them.
-        self._print = random_print(np.random.default_rng([seed, 0x9817]), self.profile, felt_print)
+        self.felt_print: list[Placement] = random_print(np.random.default_rng([seed, 0x9817]), self.profile, felt_print)
 
     @property
     def name(self) -> str:
@@ -735,14 +735,15 @@ class SimulatedTable:
         stub = [Placement("card_back", (stub_xy[0] + 0.1 * k, stub_xy[1] - 0.05 * k), 3.0, None, "stub",
                           height_cm=0.25 * k, gt=(k == 2)) for k in range(3)]
         items.sort(key=lambda t: (t[0], t[1]))
-        return self._print + stub + [p for _, _, p in items]
+        return stub + [p for _, _, p in items]
 
     def render_frame(self, f: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
         return self.render_frame_truth(f)[0]
 
     def render_frame_truth(self, f: int) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], list[ObjectTruth]]:
         """Frame f and the ground truth of every object in it (as in `render_scene`)."""
-        return self.renderer.render(self.placements(f), self.effects, noise_seed=self._seed * 100_003 + f)
+        return self.renderer.render(self.felt_print + self.placements(f), self.effects,
+                                    noise_seed=self._seed * 100_003 + f)
 
 
 def write_video(source: SimulatedTable, out: str | Path, *, progress: bool = False) -> Path:
