@@ -191,7 +191,7 @@ def test_random_print_stays_on_the_table_and_its_sprites_are_print_sized() -> No
     from dealer_assist.vision.table_profile import points_in_polygon
 
     profile = oval_profile(6)
-    pieces = random_print(np.random.default_rng(3), profile, 40)
+    pieces = random_print(3, profile, 40)
     assert len(pieces) == 40 and all(p.kind == "print" and not p.gt for p in pieces)
     assert points_in_polygon([p.xy for p in pieces], profile.outline).all()
     discs = 0

@@ -676,8 +676,8 @@ class SimulatedTable:
         self._seed = seed
         self._game = game
         # Lettering and lone printed chips on the felt (`scene.random_print`), drawn under every frame: no event may
-        # come of them. Their own random stream, so the hand and its camera are the same with or without them.
-        self.felt_print: list[Placement] = random_print(np.random.default_rng([seed, 0x9817]), self.profile, felt_print)
+        # come of them.
+        self.felt_print: list[Placement] = random_print(seed, self.profile, felt_print)
 
     @property
     def name(self) -> str:

@@ -102,8 +102,8 @@ def render_scene(seed: int, split: Split = "train", options: SceneOptions | None
     camera = random_camera(rng, profile, size, opts)
     renderer = TableRenderer(profile, camera, load_face_design(face_name), load_back_design(back_name), felt)
     placements = random_placements(rng, profile, opts, renderer.card_w_cm)
-    if opts.felt_print:  # its own random stream, so that the rest of the scene is the same with or without it
-        placements = random_print(np.random.default_rng([seed, 0x9817]), profile, opts.felt_print) + placements
+    if opts.felt_print:
+        placements = random_print(seed, profile, opts.felt_print) + placements
     effects = random_effects(rng, opts.effects) if opts.effects > 0 else Effects()
     image, objects = renderer.render(placements, effects, noise_seed=int(rng.integers(2**31)))
     h = camera.homography
@@ -290,9 +290,11 @@ def random_placements(rng: np.random.Generator, profile: TableProfile, opts: Sce
     return flat + high + hands
 
 
-def random_print(rng: np.random.Generator, profile: TableProfile, n: int) -> list[Placement]:
+def random_print(seed: int, profile: TableProfile, n: int) -> list[Placement]:
     """`n` pieces of print (`table_render.print_sprite`) anywhere on the table inside its outline, at any angle:
-    lettering on the felt and lone printed chips, which are not cards (no ground truth)."""
+    lettering on the felt and lone printed chips, which are not cards (no ground truth). Drawn from the seed's own
+    random stream, so that a scene or video is the same with or without them but for the print."""
+    rng = np.random.default_rng([seed, 0x9817])
     out: list[Placement] = []
     for _ in range(50 * n):
         if len(out) == n:
