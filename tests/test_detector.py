@@ -87,6 +87,23 @@ def test_the_manifest_carries_the_models_face_up_bar(tmp_path: Path) -> None:
         assert "\n" not in str(err.value)
 
 
+def test_the_manifest_carries_the_classifiers_large_read(tmp_path: Path) -> None:
+    path = tmp_path / "cards.json"
+    base = {"detector": "x.onnx", "detector_classes": ["index", "back", "button"], "imgsz": [64, 64]}
+    path.write_text(json.dumps(base))
+    assert load_manifest(path).large_read is None  # manifests from before: one crop size
+    large = {"classifier_large_size": 48, "classifier_large_from": 40, "classifier_large_threshold": 0.55}
+    path.write_text(json.dumps({**base, **large}))
+    manifest = load_manifest(path)
+    assert manifest.large_read == common.LargeRead(48, 40.0, 0.55) and not manifest.extra
+    assert {k: manifest.to_json()[k] for k in large} == large
+    for bad, message in (({"classifier_large_size": -1}, "classifier_large_size -1 is negative"),
+                         ({"classifier_large_size": 48, "classifier_large_threshold": 0}, "not in")):
+        path.write_text(json.dumps({**base, **bad}))
+        with pytest.raises(DetectorError, match=message):
+            load_manifest(path)
+
+
 def test_read_image_errors(tmp_path: Path) -> None:
     with pytest.raises(DealerAssistError, match="no such image"):
         read_image(tmp_path / "missing.png")
@@ -302,6 +319,46 @@ def test_assemble_reads_corners_merges_twins_and_keeps_one_button() -> None:
     assert calls == [3, 3 * 2]  # the "not a corner" crop is not read again
     assert int(out.is_button.sum()) == 1 and out.class_id[out.is_button][0] == BUTTON_ID
     assert out.xyxy[out.class_id == BACK_ID].tolist() == [[100, 100, 150, 170]]
+
+
+def test_large_corners_are_read_at_both_sizes_and_need_the_large_bar() -> None:
+    """A corner whose crop square is `from_px` or more is read at the classifier's large size as well as at its
+    first, the two reads averaged, and that mean needs the large read's bar; smaller corners are read once at the
+    first size and need the face-up bar. Without a large read every corner is read once at the first size."""
+    img = np.zeros((400, 400, 3), np.uint8)
+    img[:, 200:] = 255
+    # crop squares 1.5x the boxes: 15 px on black, 60 px on white
+    xyxy = np.array([[10, 10, 20, 20], [300, 100, 340, 140]], np.float32)
+    scores = np.array([0.9, 0.9], np.float32)
+    classes = np.array([0, 0], np.int64)
+    seen: list[tuple[int, bool]] = []
+
+    def classify(blob: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(blob), 53), np.float32)
+        for i, crop in enumerate(blob):
+            white = float(crop.mean()) > 0.5
+            seen.append((crop.shape[-1], white))
+            if not white:
+                out[i, 0] = 0.95  # Ac, at either size
+            else:
+                out[i, 51] = 0.9 if crop.shape[-1] == 48 else 0.4  # Ks: sure at 48 px, unsure at 32 px
+                out[i, 52] = 1 - out[i, 51]
+        return out
+
+    names = ("index", "back", "button")
+    th = common.Thresholds(card=0.65)
+    out = common.assemble(img, xyxy, scores, classes, names, classify, 32, 1.5, th, common.LargeRead(48, 40.0, 0.6))
+    assert sorted(out.labels) == ["Ac", "Ks"]  # Ks: (0.9 + 0.4) / 2 = 0.65 >= 0.6
+    assert out.confidence[out.labels.index("Ks")] == pytest.approx(0.9 * 0.65, rel=1e-5)
+    assert out.xyxy[out.labels.index("Ks")].tolist() == [300, 100, 340, 140]
+    assert set(seen) == {(32, False), (32, True), (48, True)}  # the small corner is never read at 48 px
+    stricter = common.assemble(img, xyxy, scores, classes, names, classify, 32, 1.5, th,
+                               common.LargeRead(48, 40.0, 0.7))
+    assert stricter.labels == ["Ac"]
+    seen.clear()
+    one = common.assemble(img, xyxy, scores, classes, names, classify, 32, 1.5, th)
+    assert one.labels == ["Ac"]  # Ks at 32 px only: 0.4, under the bar
+    assert {size for size, _ in seen} == {32}
 
 
 def test_assemble_one_stage_labels() -> None:

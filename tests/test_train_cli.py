@@ -108,6 +108,62 @@ def test_continuing_a_classifier_of_another_layout_is_one_clear_error(tmp_path: 
         train_mod.train_classifier(cfg, crops, tmp_path / "out.onnx", lambda msg: None)
 
 
+def test_a_classifier_with_a_large_input_trains_on_both_sizes_and_exports_any_side(tmp_path: Path) -> None:
+    """`--classifier-large-size`: the crops at the large size train the same weights in batches of their own, and
+    the exported graph reads crops of either side."""
+    pytest.importorskip("torch")
+    ort = pytest.importorskip("onnxruntime")
+    from dealer_assist.synth import train as train_mod
+
+    rng = np.random.default_rng(0)
+    crops = tmp_path / "crops.npz"
+    small = rng.integers(0, 255, (256, 32, 32, 3), dtype=np.uint8)
+    large = rng.integers(0, 255, (256, 48, 48, 3), dtype=np.uint8)
+    labels = rng.integers(0, 53, 256)
+    np.savez(crops, x_train=small, y_train=labels, x_val=small[:8], y_val=labels[:8],
+             x_train_large=large, y_train_large=labels, x_val_large=large[:8], y_val_large=labels[:8])
+    logs: list[str] = []
+    cfg = train_mod.TrainConfig(classifier_epochs=1, classifier_large_size=48, threads=1)
+    out, figures = train_mod.train_classifier(cfg, crops, tmp_path / "c.onnx", logs.append)
+    assert "256 train crops, 8 val crops, 256 + 8 at 48 px" in logs[0]
+    assert "large_card_accuracy" in figures
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    for side in (32, 48):
+        probs = session.run(None, {"crops": np.zeros((2, 3, side, side), np.float32)})[0]
+        assert probs.shape == (2, 53) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_classifier_large_size_reaches_the_recipe_and_changes_the_classifier_data(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import dataset as ds
+    from dealer_assist.synth import train as train_mod
+
+    seen: list[tuple[int, int]] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(
+        (cfg.classifier_large_size, cfg.large_art_crops)) or {})
+    assert CliRunner().invoke(train, ["--classifier-large-size", "48", "--large-art-crops", "7"]).exit_code == 0
+    assert seen == [(48, 7)]
+    drawn: list[tuple[int, float, float]] = []
+
+    def art_crops(n: int, rng: object, faces: object, backs: object, *, size: int = 32, crop_scale: float = 1.5,
+                  min_px: float = 8.0, max_px: float = 40.0) -> tuple[np.ndarray, np.ndarray]:
+        drawn.append((size, min_px, max_px))
+        return np.zeros((n, size, size, 3), np.uint8), np.zeros(n, np.int64)
+
+    monkeypatch.setattr(ds, "art_crops", art_crops)
+    monkeypatch.setattr(train_mod, "classifier_faces", lambda: ())
+    for large in (0, 48):
+        cfg = train_mod.TrainConfig(data=tmp_path, art_crops=40, classifier_large_size=large, large_art_crops=40)
+        path = train_mod.build_classifier_data(cfg, None, lambda msg: None)
+        files = set(np.load(path).files)
+        assert ("x_train_large" in files) == bool(large)
+    assert drawn == [(32, 8.0, 40.0), (32, 8.0, 40.0), (48, *ds.LARGE_ART_PX)]
+    assert len(list(tmp_path.glob("classifier-*.npz"))) == 2  # the large read is in the data's key
+
+
 def test_close_ups_change_the_data_key() -> None:
     from dealer_assist.synth import train as train_mod
 
@@ -186,7 +242,13 @@ def test_the_recipe_ships_its_face_up_bar_in_the_manifest(tmp_path: Path, monkey
     train.run(cfg, log=lambda message: None)
     assert bars == [0.65]
     assert load_manifest(tmp_path).card_threshold == 0.65
+    assert load_manifest(tmp_path).large_read is None  # the one-command recipe: one crop size
     assert train.TrainConfig().card_threshold > 0.5  # precision first: a misread goes into an award
+    cfg = train.TrainConfig(out=tmp_path, skip=("detector", "classifier"), quantize=False, classifier_large_size=48,
+                            large_card_threshold=0.55)
+    train.run(cfg, log=lambda message: None)
+    large = load_manifest(tmp_path).large_read
+    assert large is not None and (large.size, large.card_threshold) == (48, 0.55)
 
 
 def test_face_down_layouts_reach_the_recipe_and_bad_shares_are_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

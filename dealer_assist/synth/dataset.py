@@ -43,6 +43,11 @@ MIN_CROP_PX = 7.0
 """Index corners smaller than this (longer side, image px) teach the classifier nothing but guessing: their
 glyphs are 2 to 3 px. Training crops skip them; at run time the classifier abstains on them (low confidence)."""
 ART_MIN_PX = 8.0
+LARGE_ART_PX = (24.0, 120.0)
+"""Corner sizes (image px) of the art crops drawn at the classifier's large input: a close photo's corners."""
+LARGE_READ_FROM_PX = 40.0
+"""A crop square at least this many image px across is read at the classifier's large input as well (where the
+manifest names one): a corner of 27 px and more, shrunk less there; a table camera's corners are 5 to 20 px."""
 
 
 @dataclass(frozen=True, slots=True)

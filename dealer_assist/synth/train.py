@@ -92,6 +92,15 @@ class TrainConfig:
     imgsz: int = ds.TILE
     work_long_side: int = 1280
     classifier_size: int = 32
+    # A second, larger classifier input for large index corners (a close photo: corners of 40 px and more, which a
+    # 32 px crop shrinks past reading); the network is fully convolutional, so one set of weights reads both.
+    # 0: none. Crops whose square is at least `ds.LARGE_READ_FROM_PX` image px are read at this size.
+    # 0 in the one-command recipe: 48 makes each classifier epoch 1.7x as long, past the CPU's 90 minutes.
+    classifier_large_size: int = 0
+    large_art_crops: int = 48000  # art crops at `classifier_large_size`, corners `ds.LARGE_ART_PX`
+    # The probability a large corner's read (the mean of its two reads) needs: two reads that must agree are
+    # surer when right than one (held-out close views, 2026-11-27: 98.0% precision at 0.5; models/README.md).
+    large_card_threshold: float = 0.5
     crop_scale: float = 1.5
     # The classifier probability a face-up read needs (cards.json `card_threshold`): precision first, since a
     # misread goes into an award (held-out, 2026-11-25: 0.5 reads 24.5% at 84.3% precision, 0.6 19.7% at 93.9%).
@@ -269,6 +278,8 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
 
     face_names = classifier_faces()
     key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, ds.ART_CROPS_VERSION, list(face_names)]
+    if cfg.classifier_large_size:
+        key_parts += [{"large": [cfg.classifier_large_size, cfg.large_art_crops, list(ds.LARGE_ART_PX)]}]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
@@ -293,9 +304,18 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
         parts["y_val"] = [y_art[:n_val]]
         parts["x_train"][0], parts["y_train"][0] = x_art[n_val:], y_art[n_val:]
     arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}
+    if cfg.classifier_large_size and cfg.large_art_crops:
+        x_big, y_big = ds.art_crops(cfg.large_art_crops, np.random.default_rng([cfg.seed, 78]), list(faces), backs,
+                                    size=cfg.classifier_large_size, crop_scale=cfg.crop_scale,
+                                    min_px=ds.LARGE_ART_PX[0], max_px=ds.LARGE_ART_PX[1])
+        n_val = max(1, len(y_big) // 20)  # no scene holds corners this large: validate on a slice of art crops
+        arrays |= {"x_val_large": x_big[:n_val], "y_val_large": y_big[:n_val],
+                   "x_train_large": x_big[n_val:], "y_train_large": y_big[n_val:]}
     np.savez(path, **arrays)
     log(f"classifier data: {sum(len(v) for v in parts['y_train'])} train crops, "
-        f"{sum(len(v) for v in parts['y_val'])} val crops, {time.time() - t0:.0f}s")
+        f"{sum(len(v) for v in parts['y_val'])} val crops"
+        + (f", {len(arrays['y_train_large'])} + {len(arrays['y_val_large'])} at {cfg.classifier_large_size} px"
+           if "y_train_large" in arrays else "") + f", {time.time() - t0:.0f}s")
     return path
 
 
@@ -440,10 +460,16 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
     device = torch.device("cpu" if cfg.device == "cpu" else f"cuda:{cfg.device}" if cfg.device.isdigit()
                           else cfg.device)
     data = np.load(crops_path)
-    x_train = torch.from_numpy(data["x_train"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
-    y_train = torch.from_numpy(data["y_train"])
-    x_val = torch.from_numpy(data["x_val"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
-    y_val = torch.from_numpy(data["y_val"])
+
+    def tensors(name: str) -> tuple[Any, Any]:
+        x = torch.from_numpy(data[f"x_{name}"][..., ::-1].copy()).permute(0, 3, 1, 2).contiguous()
+        return x, torch.from_numpy(data[f"y_{name}"])
+
+    x_train, y_train = tensors("train")
+    x_val, y_val = tensors("val")
+    large = "y_train_large" in data.files and cfg.classifier_large_size > 0
+    x_big, y_big = tensors("train_large") if large else (x_train[:0], y_train[:0])
+    x_big_val, y_big_val = tensors("val_large") if large else (x_val[:0], y_val[:0])
     index_net, combined = _classifier_module()
     net = index_net(cfg.classifier_arch)
     init = cfg.extra.get("classifier_init")
@@ -455,12 +481,16 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
                                     f"{cfg.classifier_arch!r}; continue with the --classifier-arch they were "
                                     "trained with (see that folder's cards.json)") from exc
     net = net.to(device)
-    steps_per_epoch = max(1, len(y_train) // 128)
+    # Batches of one crop size each; the large crops' batches are shuffled in among the others.
+    small_steps, big_steps = max(1, len(y_train) // 128), len(y_big) // 128
+    steps_per_epoch = small_steps + big_steps
     max_lr = float(cfg.extra.get("classifier_lr", 3e-3))
     opt = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=cfg.classifier_epochs * steps_per_epoch)
     gen = torch.Generator().manual_seed(cfg.seed)
-    log(f"classifier: {len(y_train)} train crops, {len(y_val)} val crops, {cfg.classifier_epochs} epochs")
+    log(f"classifier: {len(y_train)} train crops, {len(y_val)} val crops"
+        + (f", {len(y_big)} + {len(y_big_val)} at {cfg.classifier_large_size} px" if large else "")
+        + f", {cfg.classifier_epochs} epochs")
 
     def augment(xb: torch.Tensor) -> torch.Tensor:
         x = xb.float() / 255.0
@@ -493,11 +523,14 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
     for epoch in range(cfg.classifier_epochs):
         net.train()
         perm = torch.randperm(len(y_train), generator=gen)
+        perm_big = torch.randperm(len(y_big), generator=gen)
+        order = torch.randperm(steps_per_epoch, generator=gen).tolist()  # >= small_steps: a large batch
         total = 0.0
-        for s in range(steps_per_epoch):
-            idx = perm[s * 128 : (s + 1) * 128]
-            xb = augment(x_train[idx]).to(device)
-            yb = y_train[idx].to(device)
+        for s, b in enumerate(order):
+            xs, ys, p, j = (x_train, y_train, perm, b) if b < small_steps else (x_big, y_big, perm_big, b - small_steps)
+            idx = p[j * 128 : (j + 1) * 128]
+            xb = augment(xs[idx]).to(device)
+            yb = ys[idx].to(device)
             loss = loss_fn(net(xb), yb)
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
@@ -508,13 +541,19 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
                 log(f"classifier: epoch {epoch + 1} step {s + 1}/{steps_per_epoch} loss {total / (s + 1):.4f} "
                     f"{time.time() - t0:.0f}s")
         acc = _classifier_accuracy(net, combined, x_val, y_val, device)
+        big_acc = _classifier_accuracy(net, combined, x_big_val, y_big_val, device) if large else {}
         log(f"classifier: epoch {epoch + 1}/{cfg.classifier_epochs} loss {total / steps_per_epoch:.4f} "
             f"val card acc {acc['card_accuracy']:.4f} not-a-card acc {acc['reject_accuracy']:.4f} "
-            f"{time.time() - t0:.0f}s")
+            + (f"large: {big_acc['card_accuracy']:.4f} {big_acc['reject_accuracy']:.4f} " if large else "")
+            + f"{time.time() - t0:.0f}s")
         _export_classifier(net, combined, cfg.classifier_size, out)  # usable after every epoch
         net.to(device)
     net.cpu()
-    return out, _classifier_accuracy(net, combined, x_val, y_val, torch.device("cpu"))
+    figures = _classifier_accuracy(net, combined, x_val, y_val, torch.device("cpu"))
+    if large:
+        figures |= {f"large_{k}": v for k, v in
+                    _classifier_accuracy(net, combined, x_big_val, y_big_val, torch.device("cpu")).items()}
+    return out, figures
 
 
 def _export_classifier(net: Any, combined: Any, size: int, out: Path) -> None:
@@ -524,8 +563,10 @@ def _export_classifier(net: Any, combined: Any, size: int, out: Path) -> None:
     model = combined(net).eval()
     dummy = torch.zeros(1, 3, size, size)
     tmp = out.with_suffix(".tmp.onnx")
+    # any crop side: the backend reads large corners at `classifier_large_size`
     torch.onnx.export(model, (dummy,), str(tmp), input_names=["crops"], output_names=["probs"],
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+                      dynamic_axes={"crops": {0: "n", 2: "side", 3: "side"}, "probs": {0: "n"}}, opset_version=17,
+                      dynamo=False)
     tmp.replace(out)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
 
@@ -620,6 +661,8 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
         "detector": det_run.name, "detector_float": det_onnx.name,
         "detector_classes": list(ds.DETECTOR_CLASSES), "imgsz": list(imgsz),
         "work_scale": 1.0, "classifier": cls_onnx.name, "classifier_size": cfg.classifier_size,
+        **({"classifier_large_size": cfg.classifier_large_size, "classifier_large_from": ds.LARGE_READ_FROM_PX,
+            "classifier_large_threshold": cfg.large_card_threshold} if cfg.classifier_large_size else {}),
         # the detector's index boxes are grown corners: crop around the corner it stands for
         "crop_scale": round(cfg.crop_scale / ds.INDEX_GROW, 6), "index_grow": ds.INDEX_GROW,
         "checkpoint": ckpt_out.name, "card_threshold": cfg.card_threshold,

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.backends.common import LargeRead
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
 
 Image = npt.NDArray[np.uint8]
@@ -72,6 +73,11 @@ class ModelManifest:
     classifier: str | None = None
     classifier_size: int = 32
     crop_scale: float = 1.5
+    # A second classifier input side for large corners (0: none), the crop square (image px) that takes it, and
+    # the probability such a read (the mean of the reads at both sides) needs.
+    classifier_large_size: int = 0
+    classifier_large_from: float = 40.0
+    classifier_large_threshold: float = 0.5
     checkpoint: str | None = None
     # The classifier probability a face-up read needs: the model's operating point, chosen with it (a misread
     # goes into an award, an unread card leaves a show incomplete), so it ships in cards.json beside the model.
@@ -87,6 +93,13 @@ class ModelManifest:
         return self.root / self.classifier if self.classifier else None
 
     @property
+    def large_read(self) -> LargeRead | None:
+        """Where the classifier reads large corners at a second input size; None for one size."""
+        if not self.classifier_large_size:
+            return None
+        return LargeRead(self.classifier_large_size, self.classifier_large_from, self.classifier_large_threshold)
+
+    @property
     def checkpoint_path(self) -> Path | None:
         return self.root / self.checkpoint if self.checkpoint else None
 
@@ -95,6 +108,9 @@ class ModelManifest:
             "detector": self.detector, "detector_classes": list(self.detector_classes),
             "imgsz": list(self.imgsz), "work_scale": self.work_scale, "classifier": self.classifier,
             "classifier_size": self.classifier_size, "crop_scale": self.crop_scale,
+            **({"classifier_large_size": self.classifier_large_size,
+                "classifier_large_from": self.classifier_large_from,
+                "classifier_large_threshold": self.classifier_large_threshold} if self.classifier_large_size else {}),
             "checkpoint": self.checkpoint, "card_threshold": self.card_threshold, **self.extra,
         }
 
@@ -117,8 +133,15 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
     try:
         data = json.loads(path.read_text())
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
-                 "crop_scale", "checkpoint", "card_threshold"}
+                 "crop_scale", "checkpoint", "card_threshold", "classifier_large_size", "classifier_large_from",
+                 "classifier_large_threshold"}
         card_threshold = float(data.get("card_threshold", 0.5))
+        large_size = int(data.get("classifier_large_size", 0))
+        if large_size < 0:
+            raise ValueError(f"classifier_large_size {large_size} is negative (0: no large read)")
+        large_threshold = float(data.get("classifier_large_threshold", 0.5))
+        if not 0.0 < large_threshold <= 1.0:
+            raise ValueError(f"classifier_large_threshold {large_threshold} is not in (0, 1]")
         if not 0.0 < card_threshold <= 1.0:
             raise ValueError(f"card_threshold {card_threshold} is not in (0, 1]")
         return ModelManifest(
@@ -127,6 +150,8 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
             imgsz=(int(data["imgsz"][0]), int(data["imgsz"][1])), work_scale=float(data.get("work_scale", 2.0)),
             classifier=data.get("classifier"), classifier_size=int(data.get("classifier_size", 32)),
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
+            classifier_large_size=large_size, classifier_large_from=float(data.get("classifier_large_from", 40.0)),
+            classifier_large_threshold=large_threshold,
             card_threshold=card_threshold, extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:

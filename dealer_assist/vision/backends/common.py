@@ -329,6 +329,17 @@ class Thresholds:
         return np.array([self.back_gap if n == "back" else np.inf for n in class_names], dtype=np.float32)
 
 
+@dataclass(frozen=True, slots=True)
+class LargeRead:
+    """Large index corners (a close photo's): a crop square of `from_px` image px or more is read at the classifier's
+    second input side `size` as well as at its first, and the two reads averaged; such a read needs
+    `card_threshold` (two reads that must agree: held-out close views, models/README.md)."""
+
+    size: int
+    from_px: float
+    card_threshold: float
+
+
 def assemble(
     image: Image,
     xyxy: FloatArray,
@@ -339,8 +350,10 @@ def assemble(
     classifier_size: int,
     crop_scale: float,
     th: Thresholds,
+    large: LargeRead | None = None,
 ) -> Detections:
-    """Turn raw detector boxes into card / back / button Detections, reading index corners with `classify`."""
+    """Turn raw detector boxes into card / back / button Detections, reading index corners with `classify`
+    at `classifier_size` (and at `large.size` too where the corner's square is `large.from_px` image px or more)."""
     out_boxes: list[FloatArray] = []
     out_conf: list[float] = []
     out_ids: list[int] = []
@@ -348,15 +361,29 @@ def assemble(
     if len(index_rows) > th.max_index:  # the best-scored ones: a table shows fewer corners than this
         index_rows = sorted(sorted(index_rows, key=lambda i: -float(scores[i]))[: th.max_index])
     if index_rows and classify is not None:
-        crops = crop_squares(image, xyxy[index_rows], classifier_size, crop_scale)
-        probs = classify_turned(classify, classifier_blob(crops))
-        for row, p in zip(index_rows, probs, strict=True):
-            cid = int(np.argmax(p))
-            if cid == NOT_A_CARD or float(p[cid]) < th.card:
-                continue
-            out_boxes.append(xyxy[row])
-            out_conf.append(float(scores[row]) * float(p[cid]))
-            out_ids.append(cid)
+        rows = np.array(index_rows, dtype=np.int64)
+        big = (long_sides(xyxy[rows]) * crop_scale >= large.from_px if large is not None
+               else np.zeros(len(rows), dtype=bool))
+
+        def read(group: npt.NDArray[np.int64], size: int, screen: float) -> FloatArray:
+            crops = crop_squares(image, xyxy[group], size, crop_scale)
+            return classify_turned(classify, classifier_blob(crops), screen)
+
+        reads: list[tuple[npt.NDArray[np.int64], FloatArray, float]] = []
+        if not big.all():
+            reads.append((rows[~big], read(rows[~big], classifier_size, 0.2), th.card))
+        if large is not None and big.any():
+            group = rows[big]  # a few corners of a close photo: both reads, every one turned
+            mean = (read(group, large.size, 0.0) + read(group, classifier_size, 0.0)) * np.float32(0.5)
+            reads.append((group, np.asarray(mean, dtype=np.float32), large.card_threshold))
+        for group, probs, bar in reads:
+            for row, p in zip(group.tolist(), probs, strict=True):
+                cid = int(np.argmax(p))
+                if cid == NOT_A_CARD or float(p[cid]) < bar:
+                    continue
+                out_boxes.append(xyxy[row])
+                out_conf.append(float(scores[row]) * float(p[cid]))
+                out_ids.append(cid)
     for i in range(len(xyxy)):
         name = class_names[int(det_classes[i])]
         if name == "index":

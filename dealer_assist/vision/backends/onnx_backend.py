@@ -118,4 +118,4 @@ class OnnxDetector:
         xyxy, scores, classes = self.raw(image)
         return assemble(image, xyxy, scores, classes, self.manifest.detector_classes,
                         self._classify if self._cls is not None else None, self.manifest.classifier_size,
-                        self.manifest.crop_scale, self.thresholds)
+                        self.manifest.crop_scale, self.thresholds, self.manifest.large_read)

@@ -96,4 +96,4 @@ class UltralyticsDetector:
         xyxy, scores, classes = self.raw(image)
         return assemble(image, xyxy, scores, classes, self.manifest.detector_classes,
                         self._classify if self._cls is not None else None, self.manifest.classifier_size,
-                        self.manifest.crop_scale, self.thresholds)
+                        self.manifest.crop_scale, self.thresholds, self.manifest.large_read)
