@@ -162,3 +162,29 @@ def test_counts_the_cards_of_dealt_rows_on_a_hand_video() -> None:
     assert truth >= 200
     assert counted >= 0.85 * truth, (counted, truth)
     assert over <= 0.2 * truth, (over, truth)
+
+
+def test_the_shipped_classifier_reads_crops_of_every_size_its_manifest_names(detector) -> None:  # type: ignore[no-untyped-def]
+    """The manifest's large read sends 48 px crops to the classifier: its graph must take them (a graph exported at
+    32 px only would fail on the first close photo), and a close view's large corners must actually go there."""
+    manifest = detector.manifest
+    sizes = [manifest.classifier_size] + ([manifest.large_read.size] if manifest.large_read else [])
+    for side in sizes:
+        probs = detector._classify(np.zeros((3, 3, side, side), np.float32))
+        assert probs.shape == (3, 53) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    if manifest.large_read is None:
+        return
+    seen: list[int] = []
+    classify = detector._classify
+
+    def spy(blob: np.ndarray) -> np.ndarray:
+        seen.append(int(blob.shape[-1]))
+        return classify(blob)
+
+    close = render_scene(2, "held_out", dataclasses.replace(HELD_OUT, size=(1920, 1080), view_half_cm=(9.0, 22.0)))
+    detector._classify = spy
+    try:
+        detector.detect(close.image)
+    finally:
+        del detector._classify
+    assert manifest.large_read.size in seen and manifest.classifier_size in seen
