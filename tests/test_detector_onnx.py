@@ -1,6 +1,7 @@
 """The shipped ONNX models (models/cards.json) through ONNX Runtime on rendered held-out scenes; no torch.
 
-The shipped models come from about 3.5 CPU-hours and 450 GPU-seconds of training (models/README.md): on these close
+The shipped models come from about 5 CPU-hours and 1,350 GPU-seconds of detector training and 80 CPU-minutes of
+classifier training (models/README.md): on these close
 views they find the face-down cards and read two thirds of the face-up cards without a misread, far
 from the issue's 99.5% over whole tables. The guards below hold what they do now.
 """
