@@ -92,7 +92,7 @@ class TrainConfig:
     imgsz: int = ds.TILE
     work_long_side: int = 1280
     classifier_size: int = 32
-    # A second, larger classifier input for large index corners (a close photo: corners of 40 px and more, which a
+    # A second, larger classifier input for large index corners (a close photo's: 60 to 200 px corners, which a
     # 32 px crop shrinks past reading); the network is fully convolutional, so one set of weights reads both.
     # 0: none. Crops whose square is at least `ds.LARGE_READ_FROM_PX` image px are read at this size.
     # 0 in the one-command recipe: 48 makes each classifier epoch 1.7x as long, past the CPU's 90 minutes.

@@ -73,11 +73,9 @@ class ModelManifest:
     classifier: str | None = None
     classifier_size: int = 32
     crop_scale: float = 1.5
-    # A second classifier input side for large corners (0: none), the crop square (image px) that takes it, and
-    # the probability such a read (the mean of the reads at both sides) needs.
-    classifier_large_size: int = 0
-    classifier_large_from: float = 40.0
-    classifier_large_threshold: float = 0.5
+    # Where the classifier also reads large corners at a second input side (cards.json `classifier_large_*`);
+    # None: one side.
+    large_read: LargeRead | None = None
     checkpoint: str | None = None
     # The classifier probability a face-up read needs: the model's operating point, chosen with it (a misread
     # goes into an award, an unread card leaves a show incomplete), so it ships in cards.json beside the model.
@@ -93,13 +91,6 @@ class ModelManifest:
         return self.root / self.classifier if self.classifier else None
 
     @property
-    def large_read(self) -> LargeRead | None:
-        """Where the classifier reads large corners at a second input size; None for one size."""
-        if not self.classifier_large_size:
-            return None
-        return LargeRead(self.classifier_large_size, self.classifier_large_from, self.classifier_large_threshold)
-
-    @property
     def checkpoint_path(self) -> Path | None:
         return self.root / self.checkpoint if self.checkpoint else None
 
@@ -108,11 +99,18 @@ class ModelManifest:
             "detector": self.detector, "detector_classes": list(self.detector_classes),
             "imgsz": list(self.imgsz), "work_scale": self.work_scale, "classifier": self.classifier,
             "classifier_size": self.classifier_size, "crop_scale": self.crop_scale,
-            **({"classifier_large_size": self.classifier_large_size,
-                "classifier_large_from": self.classifier_large_from,
-                "classifier_large_threshold": self.classifier_large_threshold} if self.classifier_large_size else {}),
+            **({"classifier_large_size": self.large_read.size, "classifier_large_from": self.large_read.from_px,
+                "classifier_large_threshold": self.large_read.card_threshold} if self.large_read else {}),
             "checkpoint": self.checkpoint, "card_threshold": self.card_threshold, **self.extra,
         }
+
+
+def _probability(data: dict[str, Any], key: str) -> float:
+    """A classifier bar from cards.json (0.5 where absent: manifests from before the bar was the model's)."""
+    value = float(data.get(key, 0.5))
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"{key} {value} is not in (0, 1]")
+    return value
 
 
 def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
@@ -135,24 +133,21 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
                  "crop_scale", "checkpoint", "card_threshold", "classifier_large_size", "classifier_large_from",
                  "classifier_large_threshold"}
-        card_threshold = float(data.get("card_threshold", 0.5))
+        card_threshold = _probability(data, "card_threshold")
         large_size = int(data.get("classifier_large_size", 0))
         if large_size < 0:
             raise ValueError(f"classifier_large_size {large_size} is negative (0: no large read)")
-        large_threshold = float(data.get("classifier_large_threshold", 0.5))
-        if not 0.0 < large_threshold <= 1.0:
-            raise ValueError(f"classifier_large_threshold {large_threshold} is not in (0, 1]")
-        if not 0.0 < card_threshold <= 1.0:
-            raise ValueError(f"card_threshold {card_threshold} is not in (0, 1]")
+        large_threshold = _probability(data, "classifier_large_threshold")
+        large_read = (LargeRead(large_size, float(data.get("classifier_large_from", 40.0)), large_threshold)
+                      if large_size else None)
         return ModelManifest(
             root=path.parent, detector=str(data["detector"]),
             detector_classes=tuple(str(c) for c in data["detector_classes"]),
             imgsz=(int(data["imgsz"][0]), int(data["imgsz"][1])), work_scale=float(data.get("work_scale", 2.0)),
             classifier=data.get("classifier"), classifier_size=int(data.get("classifier_size", 32)),
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
-            classifier_large_size=large_size, classifier_large_from=float(data.get("classifier_large_from", 40.0)),
-            classifier_large_threshold=large_threshold,
-            card_threshold=card_threshold, extra={k: v for k, v in data.items() if k not in known},
+            large_read=large_read, card_threshold=card_threshold,
+            extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise DetectorError(f"bad model manifest {path}: {exc}") from None
