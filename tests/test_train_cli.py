@@ -251,6 +251,44 @@ def test_the_recipe_ships_its_face_up_bar_in_the_manifest(tmp_path: Path, monkey
     assert large is not None and (large.size, large.card_threshold) == (48, 0.55)
 
 
+def test_the_recipe_ships_int8_copies_calibrated_at_every_crop_side(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With quantization on (the default), the manifest names the int8 detector and classifier the app runs and
+    keeps their float sources; the classifier's calibration crops come at every side it reads."""
+    from dealer_assist.synth import quantize, train
+    from dealer_assist.vision.detector import load_manifest
+
+    (tmp_path / "cards-detector.pt").write_bytes(b"weights")
+    (tmp_path / "cards-classifier.onnx").write_bytes(b"classifier")
+    monkeypatch.setattr(train, "export_detector", lambda cfg, ckpt, out, imgsz: out)
+    monkeypatch.setattr(train, "finalize_onnx", lambda path, meta: None)
+    monkeypatch.setattr(train, "evaluate_models", lambda model_dir, n, log, threads=2: {})
+    monkeypatch.setattr(quantize, "calibration_frames", lambda n, seed0: [])
+    monkeypatch.setattr(quantize, "calibration_scenes", lambda n, seed0, close_up=False: [])
+    sides: list[list[int]] = []
+    monkeypatch.setattr(quantize, "classifier_calibration",
+                        lambda scenes, sizes, crop_scale: sides.append(list(sizes)) or [])
+
+    def int8(src: Path, dst: Path, *_: object) -> Path:
+        dst.write_bytes(b"int8 " + src.read_bytes() if src.is_file() else b"int8")
+        return dst
+
+    monkeypatch.setattr(quantize, "quantize_detector", int8)
+    monkeypatch.setattr(quantize, "quantize_classifier", int8)
+    logs: list[str] = []
+    train.run(train.TrainConfig(out=tmp_path, skip=("detector", "classifier"), classifier_large_size=48), logs.append)
+    manifest = load_manifest(tmp_path)
+    assert manifest.detector == "cards-detector-int8.onnx" and manifest.classifier == "cards-classifier-int8.onnx"
+    assert manifest.extra["detector_float"] == "cards-detector.onnx"
+    assert manifest.extra["classifier_float"] == "cards-classifier.onnx"
+    assert (tmp_path / "cards-classifier-int8.onnx").read_bytes() == b"int8 classifier"
+    assert sides == [[32], [32, 48]]  # table views at the small side, close views at both
+    assert any("classifier: int8 copy calibrated" in line for line in logs)
+    sides.clear()
+    train.run(train.TrainConfig(out=tmp_path, skip=("detector", "classifier"), quantize=False), logs.append)
+    assert load_manifest(tmp_path).classifier == "cards-classifier.onnx" and sides == []
+
+
 def test_face_down_layouts_reach_the_recipe_and_bad_shares_are_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 

@@ -1,7 +1,8 @@
-"""Int8 detector for the CPU: static quantization of the exported ONNX detector with ONNX Runtime's tools.
+"""Int8 models for the CPU: static quantization of the exported ONNX detector and classifier with ONNX Runtime's
+tools.
 
-On this CPU class (AVX-512 VNNI) the int8 graph runs about twice as fast as the float one; its held-out
-figures are measured on the int8 file itself, since that is what the app runs. Calibration frames come
+On this CPU class (AVX-512 VNNI) the int8 graphs run about twice as fast as the float ones; their held-out
+figures are measured on the int8 files themselves, since those are what the app runs. Calibration data come
 from training-design scenes only. The detect head's box decoding stays in float: its coordinates span the
 whole input and would lose pixels in 8 bits.
 """
@@ -9,23 +10,24 @@ whole input and would lose pixels in 8 bits.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import onnx
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.vision.backends.common import Image, letterbox, to_blob
+from dealer_assist.vision.backends.common import FloatArray, Image, classifier_blob, letterbox, to_blob
 
 
-class _Frames(CalibrationDataReader):  # type: ignore[misc]
-    """Feeds letterboxed frames to the calibrator, one at a time."""
+class _Blobs(CalibrationDataReader):  # type: ignore[misc]
+    """Feeds model inputs to the calibrator, one at a time."""
 
-    def __init__(self, input_name: str, frames: Iterable[Image], imgsz: tuple[int, int]) -> None:
-        self._blobs: Iterator[Any] = (to_blob([letterbox(f, imgsz)[0]]) for f in frames)
+    def __init__(self, input_name: str, blobs: Iterable[FloatArray]) -> None:
+        self._blobs: Iterator[Any] = iter(blobs)
         self._name = input_name
 
     def get_next(self) -> dict[str, Any] | None:
@@ -41,15 +43,13 @@ def head_decode_nodes(model: onnx.ModelProto) -> list[str]:
     return [n.name for n in model.graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]
 
 
-def quantize_detector(src: Path, dst: Path, frames: Iterable[Image], imgsz: tuple[int, int]) -> Path:
-    """Write an int8 (QDQ, per-channel weights) copy of the detector `src` to `dst`, calibrated on `frames`."""
-    model = onnx.load(str(src))
-    input_name = model.graph.input[0].name
-    keep_float = head_decode_nodes(model)
+def _quantize(src: Path, dst: Path, blobs: Iterable[FloatArray], keep_float: list[str]) -> Path:
+    """Write an int8 (QDQ, per-channel weights) copy of `src` to `dst`, calibrated on the inputs `blobs`."""
+    input_name = onnx.load(str(src)).graph.input[0].name
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-        quantize_static(str(pre), str(dst), _Frames(input_name, frames, imgsz), quant_format=QuantFormat.QDQ,
+        quantize_static(str(pre), str(dst), _Blobs(input_name, blobs), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         nodes_to_exclude=keep_float)
     if not dst.is_file():
@@ -57,9 +57,61 @@ def quantize_detector(src: Path, dst: Path, frames: Iterable[Image], imgsz: tupl
     return dst
 
 
+def quantize_detector(src: Path, dst: Path, frames: Iterable[Image], imgsz: tuple[int, int]) -> Path:
+    """Write an int8 copy of the detector `src` to `dst`, calibrated on `frames` (letterboxed as the backend does);
+    the head's box decoding stays float."""
+    blobs = (to_blob([letterbox(f, imgsz)[0]]) for f in frames)
+    return _quantize(src, dst, blobs, head_decode_nodes(onnx.load(str(src))))
+
+
+def classifier_head_nodes(model: onnx.ModelProto) -> list[str]:
+    """Nodes from the classifier's global pooling on: the head whose logits and probabilities stay float."""
+    names = [n.name for n in model.graph.node]
+    pools = [i for i, n in enumerate(model.graph.node) if n.op_type == "GlobalAveragePool"]
+    if not pools:
+        raise DealerAssistError("the classifier graph has no GlobalAveragePool: cannot tell its head from its trunk")
+    return names[pools[-1]:]
+
+
+def quantize_classifier(src: Path, dst: Path, blobs: Iterable[FloatArray]) -> Path:
+    """Write an int8 copy of the index-corner classifier `src` to `dst`, calibrated on crop batches `blobs` (NCHW,
+    any crop side the graph takes). A frame of a showdown sends it 100 to 200 crops, so in float it costs as much
+    as a third of the detector's time. Only the convolutions go to 8 bits: the head's logits, rank x suit
+    products and probabilities stay float (in 8 bits a probability moves by 1/255 and a logit by a tenth, enough
+    to carry a read across the face-up bar)."""
+    return _quantize(src, dst, blobs, classifier_head_nodes(onnx.load(str(src))))
+
+
+def classifier_calibration(scenes: Iterable[tuple[Image, Any]], sizes: Sequence[int], crop_scale: float,
+                           seed: int = 0, batch: int = 64) -> list[FloatArray]:
+    """Crop batches from rendered `scenes` ((image, SceneTruth) pairs) at each crop side in `sizes`: their index
+    corners and as many crops of other things (backs, chips, hands, felt), cut as the classifier's training crops
+    are (`synth.dataset.index_crops`), so the calibration sees the activations of both what it reads and what it
+    rejects."""
+    from dealer_assist.synth.dataset import index_crops
+
+    rng = np.random.default_rng(seed)
+    out: list[FloatArray] = []
+    for size in sizes:
+        crops = [c for image, truth in scenes for c, _ in index_crops(image, truth, rng, size=size,
+                                                                         crop_scale=crop_scale, per_corner=2,
+                                                                         negatives=1.0)]
+        out += [classifier_blob(np.stack(crops[i : i + batch])) for i in range(0, len(crops), batch)]
+    return out
+
+
 def calibration_frames(n: int, seed0: int) -> list[Image]:
     """`n` training-design scenes (the validation seeds: never the held-out designs), as rendered; the
     calibrator letterboxes them into the model input as the backend does."""
-    from dealer_assist.synth.scene import render_scene
+    return [image for image, _ in calibration_scenes(n, seed0)]
 
-    return [render_scene(seed0 + i, "train").image for i in range(n)]
+
+def calibration_scenes(n: int, seed0: int, close_up: bool = False) -> list[tuple[Image, Any]]:
+    """`n` training-design scenes with their truth (close views of one spot, as `train --close-ups` renders them,
+    with `close_up`)."""
+    from dealer_assist.synth.scene import SceneOptions, render_scene
+    from dealer_assist.synth.train import CLOSE_UP_VIEW
+
+    options = SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW) if close_up else SceneOptions()
+    scenes = (render_scene(seed0 + i, "train", options) for i in range(n))
+    return [(scene.image, scene.truth) for scene in scenes]
