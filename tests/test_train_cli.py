@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import cv2
 import numpy as np
 import pytest
 
@@ -162,6 +163,56 @@ def test_classifier_large_size_reaches_the_recipe_and_changes_the_classifier_dat
         assert ("x_train_large" in files) == bool(large)
     assert drawn == [(32, 8.0, 40.0), (32, 8.0, 40.0), (48, *ds.LARGE_ART_PX)]
     assert len(list(tmp_path.glob("classifier-*.npz"))) == 2  # the large read is in the data's key
+
+
+def test_large_scenes_reach_the_recipe_and_join_the_classifier_data(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """`--large-scenes`: the close views' large corners join the training crops at both sizes, and their own
+    validation views replace the art slice as the large read's validation."""
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import dataset as ds
+    from dealer_assist.synth import train as train_mod
+
+    seen: list[int] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.large_scenes) or {})
+    assert CliRunner().invoke(train, ["--classifier-large-size", "48", "--large-scenes", "9"]).exit_code == 0
+    assert seen == [9]
+    monkeypatch.setattr(ds, "art_crops", lambda n, rng, faces, backs, *, size=32, **_: (
+        np.zeros((n, size, size, 3), np.uint8), np.zeros(n, np.int64)))
+    monkeypatch.setattr(train_mod, "classifier_faces", lambda: ())
+
+    def views(cfg: object, log: object) -> dict[str, np.ndarray]:
+        return {"x_train": np.ones((3, 32, 32, 3), np.uint8), "y_train": np.full(3, 7),
+                "x_train_large": np.ones((3, 48, 48, 3), np.uint8), "y_train_large": np.full(3, 7),
+                "x_val_large": np.ones((2, 48, 48, 3), np.uint8), "y_val_large": np.full(2, 9)}
+
+    monkeypatch.setattr(train_mod, "large_scene_crops", views)
+    cfg = train_mod.TrainConfig(data=tmp_path, art_crops=40, classifier_large_size=48, large_art_crops=40,
+                                large_scenes=3)
+    data = np.load(train_mod.build_classifier_data(cfg, None, lambda msg: None))
+    assert len(data["y_train_large"]) == 40 + 3 and list(data["y_train_large"][-3:]) == [7, 7, 7]
+    assert list(data["y_val_large"]) == [9, 9] and list(data["y_train"][-3:]) == [7, 7, 7]
+    cfg = train_mod.TrainConfig(data=tmp_path, art_crops=40, classifier_large_size=48, large_art_crops=40)
+    train_mod.build_classifier_data(cfg, None, lambda msg: None)
+    assert len(list(tmp_path.glob("classifier-*.npz"))) == 2  # the close views are in the data's key
+
+
+def test_large_scene_crops_cut_the_same_corners_at_both_sizes() -> None:
+    """A large corner is read at both classifier sizes, so each close view gives the same crops (corners, jitters,
+    other things) at 32 and 48 px, labelled alike; only corners whose crop square reaches the large read."""
+    from dealer_assist.synth import train as train_mod
+
+    cfg = train_mod.TrainConfig(classifier_large_size=48, large_scenes=4, workers=1)  # the 4th shows large corners
+    out = train_mod.large_scene_crops(cfg, lambda msg: None)
+    assert out["x_train"].shape[1:] == (32, 32, 3) and out["x_train_large"].shape[1:] == (48, 48, 3)
+    assert len(out["y_train"]) == len(out["y_train_large"]) > 0
+    assert (out["y_train"] == out["y_train_large"]).all()
+    assert (out["y_train_large"] < 52).any() and (out["y_train_large"] == 52).any()  # corners and other things
+    assert len(out["y_val_large"]) > 0
+    small = cv2.resize(out["x_train_large"][0], (32, 32), interpolation=cv2.INTER_AREA)
+    assert float(np.abs(small.astype(np.float32) - out["x_train"][0]).mean()) < 12  # one square, two sizes
 
 
 def test_close_ups_change_the_data_key() -> None:

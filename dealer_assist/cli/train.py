@@ -65,6 +65,9 @@ def layout_shares(text: str) -> tuple[float, float, float]:
               help="A second classifier input side (px) for large index corners, such as 48 (0: none).")
 @click.option("--large-art-crops", "large_art_crops", type=int, default=_D.large_art_crops, show_default=True,
               help="Art crops drawn at --classifier-large-size.")
+@click.option("--large-scenes", "large_scenes", type=click.IntRange(min=0), default=_D.large_scenes,
+              show_default=True, help="Close views of a showdown whose large corners the classifier also trains on, "
+              "at both sizes (with --classifier-large-size).")
 @click.option("--batch", type=int, default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
 @click.option("--threads", type=int, default=_D.threads, show_default=True, help="CPU threads for training.")
@@ -95,7 +98,7 @@ def layout_shares(text: str) -> tuple[float, float, float]:
               "then `--reuse detector` exports, quantizes and evaluates it): for training on a GPU machine.")
 def train(out: Path | None, images: int, close_ups: int, val_images: int, heldout_images: int, epochs: int,
           hours: float, classifier_epochs: int, classifier_arch: str, art_crops: int, classifier_large_size: int,
-          large_art_crops: int, batch: int, device: str,
+          large_art_crops: int, large_scenes: int, batch: int, device: str,
           threads: int, workers: int, seed: int, reuse: str, continue_from: Path | None, runs: Path | None,
           data: Path | None, face_down_layouts: str, random_backs: int, felt_print: int,
           stop_after: str | None) -> None:
@@ -109,6 +112,7 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
                       epochs=epochs, hours=hours, classifier_epochs=classifier_epochs,
                       classifier_arch=classifier_arch, art_crops=art_crops,
                       classifier_large_size=classifier_large_size, large_art_crops=large_art_crops,
+                      large_scenes=large_scenes,
                       batch=batch, device=device, threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()),
                       face_down_layouts=layout_shares(face_down_layouts), random_backs=random_backs,

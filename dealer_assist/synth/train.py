@@ -98,6 +98,10 @@ class TrainConfig:
     # 0 in the one-command recipe: 48 makes each classifier epoch 1.7x as long, past the CPU's 90 minutes.
     classifier_large_size: int = 0
     large_art_crops: int = 48000  # art crops at `classifier_large_size`, corners `ds.LARGE_ART_PX`
+    # Close views of a showdown (`LARGE_SCENE_SEED0`) whose large corners are cut at both classifier sizes, as the
+    # large read sees them: the art crops have no camera (blur, light, a neighbour's corner beside the one read).
+    # A tenth as many more, at `LARGE_VAL_SEED0`, validate the large read.
+    large_scenes: int = 0
     # The probability a large corner's read (the mean of its two reads) needs: two reads that must agree are
     # surer when right than one (held-out close views, 2026-11-27: 98.0% precision at 0.5; models/README.md).
     large_card_threshold: float = 0.5
@@ -145,6 +149,7 @@ STOP_AFTER = ("", "data", "detector")
 # Seeds: training scenes 1_000_000 + i, close-up training scenes 1_500_000 + i, validation 2_000_000 + i,
 # held-out 3_000_000 + i.
 TRAIN_SEED0, CLOSE_TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 1_500_000, 2_000_000, 3_000_000
+LARGE_SCENE_SEED0, LARGE_VAL_SEED0 = 1_700_000, 2_700_000
 CLOSE_UP_VIEW = (9.0, 30.0)
 """Half width in table cm of a close-up training view (a phone photo of one spot). The regular scenes' close
 views (30 to 75 cm) never show a chip or card as large as this, and the full-scale read then called large chips
@@ -280,6 +285,9 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
     key_parts = [cfg.data_key(), cfg.art_crops, str(scene_crops), ds.ART_MIN_PX, ds.ART_CROPS_VERSION, list(face_names)]
     if cfg.classifier_large_size:
         key_parts += [{"large": [cfg.classifier_large_size, cfg.large_art_crops, list(ds.LARGE_ART_PX)]}]
+        if cfg.large_scenes:
+            key_parts += [{"large_scenes": [cfg.large_scenes, LARGE_SCENE_PER_CORNER, cfg.face_down_layouts,
+                                            cfg.random_backs, cfg.felt_print]}]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()[:10]
     path = cfg.data / f"classifier-{key}.npz"
     if path.is_file():
@@ -308,15 +316,87 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
         x_big, y_big = ds.art_crops(cfg.large_art_crops, np.random.default_rng([cfg.seed, 78]), list(faces), backs,
                                     size=cfg.classifier_large_size, crop_scale=cfg.crop_scale,
                                     min_px=ds.LARGE_ART_PX[0], max_px=ds.LARGE_ART_PX[1])
-        n_val = max(1, len(y_big) // 20)  # no scene holds corners this large: validate on a slice of art crops
+        n_val = max(1, len(y_big) // 20)  # without close views, validate on a slice of art crops
         arrays |= {"x_val_large": x_big[:n_val], "y_val_large": y_big[:n_val],
                    "x_train_large": x_big[n_val:], "y_train_large": y_big[n_val:]}
+        if cfg.large_scenes:
+            views = large_scene_crops(cfg, log)
+            arrays |= {"x_train_large": np.concatenate([x_big, views["x_train_large"]]),
+                       "y_train_large": np.concatenate([y_big, views["y_train_large"]]),
+                       "x_val_large": views["x_val_large"], "y_val_large": views["y_val_large"],
+                       "x_train": np.concatenate([arrays["x_train"], views["x_train"]]),
+                       "y_train": np.concatenate([arrays["y_train"], views["y_train"]])}
     np.savez(path, **arrays)
     log(f"classifier data: {sum(len(v) for v in parts['y_train'])} train crops, "
         f"{sum(len(v) for v in parts['y_val'])} val crops"
         + (f", {len(arrays['y_train_large'])} + {len(arrays['y_val_large'])} at {cfg.classifier_large_size} px"
            if "y_train_large" in arrays else "") + f", {time.time() - t0:.0f}s")
     return path
+
+
+LARGE_SCENE_PER_CORNER = 6
+"""Crops cut round each large corner of a close view (each jittered as a detector box is)."""
+
+LargeSceneJob = tuple[int, int, int, float, int, tuple[float, float, float], int, int]
+
+
+def _large_scene_crops(job: LargeSceneJob) -> tuple[int, dict[str, np.ndarray[Any, Any]], str]:
+    """Render one close view of a showdown and cut its large corners (and as many other things) at both classifier
+    sizes (run in a worker process)."""
+    from dealer_assist.synth.card_art import RANDOM_BACKS
+    from dealer_assist.synth.scene import SceneOptions, render_scene
+
+    seed, small, large, crop_scale, base_seed, layouts, random_backs, felt_print = job
+    cv2.setNumThreads(1)
+    options = SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW, phase="showdown", face_down_layouts=layouts,
+                           extra_backs=RANDOM_BACKS[:random_backs], felt_print=felt_print)
+    out: dict[str, np.ndarray[Any, Any]] = {}
+    try:
+        scene = render_scene(seed, "train", options)
+    except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
+        return seed, out, f"{type(exc).__name__}: {exc}"[:200]
+    for name, size in (("small", small), ("large", large)):
+        rng = np.random.default_rng([base_seed, seed, 79])  # the same corners and jitters at both sizes
+        pairs = list(ds.index_crops(scene.image, scene.truth, rng, size=size, crop_scale=crop_scale,
+                                    per_corner=LARGE_SCENE_PER_CORNER, min_px=ds.LARGE_READ_FROM_PX / crop_scale))
+        out[f"x_{name}"] = (np.stack([c for c, _ in pairs]) if pairs
+                            else np.zeros((0, size, size, 3), np.uint8))
+        out[f"y_{name}"] = np.array([label for _, label in pairs], dtype=np.int64)
+    return seed, out, ""
+
+
+def large_scene_crops(cfg: TrainConfig, log: Log) -> dict[str, np.ndarray[Any, Any]]:
+    """Crops of the large corners of `cfg.large_scenes` close views of a showdown (training designs): at
+    `classifier_large_size` ("x_train_large") and at `classifier_size` ("x_train"), since a large corner is read at
+    both; `large_scenes // 10` more views at other seeds give "x_val_large"."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    t0 = time.time()
+    parts: dict[str, list[np.ndarray[Any, Any]]] = {"x_train": [], "y_train": [], "x_train_large": [],
+                                                    "y_train_large": [], "x_val_large": [], "y_val_large": []}
+    spawn = multiprocessing.get_context("spawn")  # as build_data: no forked OpenCV thread pool
+    with ProcessPoolExecutor(max_workers=max(1, cfg.workers), mp_context=spawn) as pool:
+        for split, n, seed0 in (("train", cfg.large_scenes, LARGE_SCENE_SEED0),
+                                ("val", max(1, cfg.large_scenes // 10), LARGE_VAL_SEED0)):
+            jobs: list[LargeSceneJob] = [(seed0 + i, cfg.classifier_size, cfg.classifier_large_size, cfg.crop_scale,
+                                          cfg.seed, cfg.face_down_layouts, cfg.random_backs, cfg.felt_print)
+                                         for i in range(n)]
+            for seed, crops, err in pool.map(_large_scene_crops, jobs, chunksize=1):
+                if err:
+                    log(f"classifier data: close view {seed} skipped ({err})")
+                    continue
+                parts[f"x_{split}_large"].append(crops["x_large"])
+                parts[f"y_{split}_large"].append(crops["y_large"])
+                if split == "train":
+                    parts["x_train"].append(crops["x_small"])
+                    parts["y_train"].append(crops["y_small"])
+    if not all(parts.values()):
+        raise DealerAssistError("no close view for the large corners could be rendered (see the skipped views above)")
+    out = {k: np.concatenate(v) for k, v in parts.items()}
+    log(f"classifier data: {len(out['y_train_large'])} + {len(out['y_val_large'])} crops of large corners from "
+        f"{cfg.large_scenes} + {max(1, cfg.large_scenes // 10)} close views of a showdown, {time.time() - t0:.0f}s")
+    return out
 
 
 # --------------------------------------------------------------------------------------------
