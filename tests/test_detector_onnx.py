@@ -1,6 +1,6 @@
 """The shipped ONNX models (models/cards.json) through ONNX Runtime on rendered held-out scenes; no torch.
 
-The shipped models come from about 5 CPU-hours and 1,350 GPU-seconds of detector training and 80 CPU-minutes of
+The shipped models come from about 5 CPU-hours and 1,350 GPU-seconds of detector training and 130 CPU-minutes of
 classifier training (models/README.md): on these close
 views they find the face-down cards and read two thirds of the face-up cards without a misread, far
 from the issue's 99.5% over whole tables. The guards below hold what they do now.
@@ -61,9 +61,9 @@ def test_reads_some_face_up_cards_without_misreading(tally: Tally) -> None:
 def test_reads_face_up_cards_in_held_out_scenes(tally: Tally) -> None:
     fig = tally.figures()
     assert tally.cards_must >= 5
-    # 13 of 27 on the shipped models (14 with the float classifier the int8 one comes from: an 8s read at 0.701
-    # there and 0.699 in int8, against the bar of 0.7); 17 on the CPU-trained detector before, which read fewer of
-    # the other held-out designs (recall by design over 100 held-out scenes: models/README.md, "Now")
+    # 14 of 27 on the shipped models (13 with the int8 copy of the classifier before them, 14 with its float source:
+    # an 8s read at 0.699 and 0.701 against a bar of 0.7); 17 on the CPU-trained detector before, which read fewer
+    # of the other held-out designs (recall by design over 100 held-out scenes: models/README.md, "Now")
     assert fig["face_up_recall"] >= 0.45, tally.misses
     assert fig["face_up_precision"] >= 0.9, tally.misses
 

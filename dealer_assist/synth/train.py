@@ -327,8 +327,7 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
                        "x_train": np.concatenate([arrays["x_train"], views["x_train"]]),
                        "y_train": np.concatenate([arrays["y_train"], views["y_train"]])}
     np.savez(path, **arrays)
-    log(f"classifier data: {sum(len(v) for v in parts['y_train'])} train crops, "
-        f"{sum(len(v) for v in parts['y_val'])} val crops"
+    log(f"classifier data: {len(arrays['y_train'])} train crops, {len(arrays['y_val'])} val crops"
         + (f", {len(arrays['y_train_large'])} + {len(arrays['y_val_large'])} at {cfg.classifier_large_size} px"
            if "y_train_large" in arrays else "") + f", {time.time() - t0:.0f}s")
     return path
