@@ -11,7 +11,6 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 from dealer_assist.synth.quantize import (
-    calibration_scenes,
     classifier_calibration,
     classifier_head_nodes,
     head_decode_nodes,
@@ -38,7 +37,11 @@ def _tiny_detector(path: Path) -> None:
     ]
     inputs = [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 64, 96])]
     outputs = [helper.make_tensor_value_info("output0", TensorProto.FLOAT, None)]
-    graph = helper.make_graph(nodes, "tiny", inputs, outputs, [w0, w1, w2, scale])
+    _save(helper.make_graph(nodes, "tiny", inputs, outputs, [w0, w1, w2, scale]), path)
+
+
+def _save(graph: onnx.GraphProto, path: Path) -> None:
+    """An opset-17 model of `graph`, as the project's exports are, saved at `path`."""
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     onnx.save(model, str(path))
@@ -82,10 +85,7 @@ def _tiny_classifier(path: Path) -> None:
     ]
     inputs = [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, "side", "side"])]
     outputs = [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", 53])]
-    graph = helper.make_graph(nodes, "tiny_classifier", inputs, outputs, [w0, w1, b1])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.save(model, str(path))
+    _save(helper.make_graph(nodes, "tiny_classifier", inputs, outputs, [w0, w1, b1]), path)
 
 
 def test_int8_classifier_quantizes_its_trunk_only_and_reads_every_crop_side(tmp_path: Path) -> None:
@@ -124,7 +124,9 @@ def test_a_classifier_without_global_pooling_is_one_clear_error(tmp_path: Path) 
 
 
 def test_classifier_calibration_cuts_corners_and_other_things_at_every_side() -> None:
-    scenes = calibration_scenes(1, 2_000_001, close_up=True)  # a close view with face-up cards
+    from dealer_assist.synth.train import render
+
+    scenes = [render(2_000_001, "train", close_up=True)]  # a close view with face-up cards
     blobs = classifier_calibration(scenes, [32, 48], 1.5, batch=16)
     sides = {b.shape[-1] for b in blobs}
     assert sides == {32, 48}

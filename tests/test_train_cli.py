@@ -315,7 +315,7 @@ def test_the_recipe_ships_int8_copies_calibrated_at_every_crop_side(tmp_path: Pa
     monkeypatch.setattr(train, "finalize_onnx", lambda path, meta: None)
     monkeypatch.setattr(train, "evaluate_models", lambda model_dir, n, log, threads=2: {})
     monkeypatch.setattr(quantize, "calibration_frames", lambda n, seed0: [])
-    monkeypatch.setattr(quantize, "calibration_scenes", lambda n, seed0, close_up=False: [])
+    monkeypatch.setattr(train, "render", lambda seed, split, close_up=False: (None, None))
     sides: list[list[int]] = []
     monkeypatch.setattr(quantize, "classifier_calibration",
                         lambda scenes, sizes, crop_scale: sides.append(list(sizes)) or [])

@@ -10,7 +10,7 @@ whole input and would lose pixels in 8 bits.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +43,17 @@ def head_decode_nodes(model: onnx.ModelProto) -> list[str]:
     return [n.name for n in model.graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]
 
 
-def _quantize(src: Path, dst: Path, blobs: Iterable[FloatArray], keep_float: list[str]) -> Path:
-    """Write an int8 (QDQ, per-channel weights) copy of `src` to `dst`, calibrated on the inputs `blobs`."""
-    input_name = onnx.load(str(src)).graph.input[0].name
+def _quantize(src: Path, dst: Path, blobs: Iterable[FloatArray],
+              keep_float: Callable[[onnx.ModelProto], list[str]]) -> Path:
+    """Write an int8 (QDQ, per-channel weights) copy of `src` to `dst`, calibrated on the inputs `blobs`; the nodes
+    `keep_float` names in the model stay float."""
+    model = onnx.load(str(src))
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-        quantize_static(str(pre), str(dst), _Blobs(input_name, blobs), quant_format=QuantFormat.QDQ,
+        quantize_static(str(pre), str(dst), _Blobs(model.graph.input[0].name, blobs), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        nodes_to_exclude=keep_float)
+                        nodes_to_exclude=keep_float(model))
     if not dst.is_file():
         raise DealerAssistError(f"quantization wrote no model at {dst}")
     return dst
@@ -61,7 +63,7 @@ def quantize_detector(src: Path, dst: Path, frames: Iterable[Image], imgsz: tupl
     """Write an int8 copy of the detector `src` to `dst`, calibrated on `frames` (letterboxed as the backend does);
     the head's box decoding stays float."""
     blobs = (to_blob([letterbox(f, imgsz)[0]]) for f in frames)
-    return _quantize(src, dst, blobs, head_decode_nodes(onnx.load(str(src))))
+    return _quantize(src, dst, blobs, head_decode_nodes)
 
 
 def classifier_head_nodes(model: onnx.ModelProto) -> list[str]:
@@ -79,10 +81,10 @@ def quantize_classifier(src: Path, dst: Path, blobs: Iterable[FloatArray]) -> Pa
     as a third of the detector's time. Only the convolutions go to 8 bits: the head's logits, rank x suit
     products and probabilities stay float (in 8 bits a probability moves by 1/255 and a logit by a tenth, enough
     to carry a read across the face-up bar)."""
-    return _quantize(src, dst, blobs, classifier_head_nodes(onnx.load(str(src))))
+    return _quantize(src, dst, blobs, classifier_head_nodes)
 
 
-def classifier_calibration(scenes: Iterable[tuple[Image, Any]], sizes: Sequence[int], crop_scale: float,
+def classifier_calibration(scenes: Sequence[tuple[Image, Any]], sizes: Sequence[int], crop_scale: float,
                            seed: int = 0, batch: int = 64) -> list[FloatArray]:
     """Crop batches from rendered `scenes` ((image, SceneTruth) pairs) at each crop side in `sizes`: their index
     corners and as many crops of other things (backs, chips, hands, felt), cut as the classifier's training crops
@@ -103,15 +105,6 @@ def classifier_calibration(scenes: Iterable[tuple[Image, Any]], sizes: Sequence[
 def calibration_frames(n: int, seed0: int) -> list[Image]:
     """`n` training-design scenes (the validation seeds: never the held-out designs), as rendered; the
     calibrator letterboxes them into the model input as the backend does."""
-    return [image for image, _ in calibration_scenes(n, seed0)]
+    from dealer_assist.synth.scene import render_scene
 
-
-def calibration_scenes(n: int, seed0: int, close_up: bool = False) -> list[tuple[Image, Any]]:
-    """`n` training-design scenes with their truth (close views of one spot, as `train --close-ups` renders them,
-    with `close_up`)."""
-    from dealer_assist.synth.scene import SceneOptions, render_scene
-    from dealer_assist.synth.train import CLOSE_UP_VIEW
-
-    options = SceneOptions(full_table=False, view_half_cm=CLOSE_UP_VIEW) if close_up else SceneOptions()
-    scenes = (render_scene(seed0 + i, "train", options) for i in range(n))
-    return [(scene.image, scene.truth) for scene in scenes]
+    return [render_scene(seed0 + i, "train").image for i in range(n)]

@@ -316,10 +316,11 @@ def build_classifier_data(cfg: TrainConfig, scene_crops: Path | None, log: Log) 
         x_big, y_big = ds.art_crops(cfg.large_art_crops, np.random.default_rng([cfg.seed, 78]), list(faces), backs,
                                     size=cfg.classifier_large_size, crop_scale=cfg.crop_scale,
                                     min_px=ds.LARGE_ART_PX[0], max_px=ds.LARGE_ART_PX[1])
-        n_val = max(1, len(y_big) // 20)  # without close views, validate on a slice of art crops
-        arrays |= {"x_val_large": x_big[:n_val], "y_val_large": y_big[:n_val],
-                   "x_train_large": x_big[n_val:], "y_train_large": y_big[n_val:]}
-        if cfg.large_scenes:
+        if not cfg.large_scenes:  # validate on a slice of the art crops
+            n_val = max(1, len(y_big) // 20)
+            arrays |= {"x_val_large": x_big[:n_val], "y_val_large": y_big[:n_val],
+                       "x_train_large": x_big[n_val:], "y_train_large": y_big[n_val:]}
+        else:  # train on all of them and the close views' corners; validate on other close views
             views = large_scene_crops(cfg, log)
             arrays |= {"x_train_large": np.concatenate([x_big, views["x_train_large"]]),
                        "y_train_large": np.concatenate([y_big, views["y_train_large"]]),
@@ -372,12 +373,13 @@ def large_scene_crops(cfg: TrainConfig, log: Log) -> dict[str, np.ndarray[Any, A
     from concurrent.futures import ProcessPoolExecutor
 
     t0 = time.time()
+    n_val = max(1, cfg.large_scenes // 10)
     parts: dict[str, list[np.ndarray[Any, Any]]] = {"x_train": [], "y_train": [], "x_train_large": [],
                                                     "y_train_large": [], "x_val_large": [], "y_val_large": []}
     spawn = multiprocessing.get_context("spawn")  # as build_data: no forked OpenCV thread pool
     with ProcessPoolExecutor(max_workers=max(1, cfg.workers), mp_context=spawn) as pool:
         for split, n, seed0 in (("train", cfg.large_scenes, LARGE_SCENE_SEED0),
-                                ("val", max(1, cfg.large_scenes // 10), LARGE_VAL_SEED0)):
+                                ("val", n_val, LARGE_VAL_SEED0)):
             jobs: list[LargeSceneJob] = [(seed0 + i, cfg.classifier_size, cfg.classifier_large_size, cfg.crop_scale,
                                           cfg.seed, cfg.face_down_layouts, cfg.random_backs, cfg.felt_print)
                                          for i in range(n)]
@@ -394,7 +396,7 @@ def large_scene_crops(cfg: TrainConfig, log: Log) -> dict[str, np.ndarray[Any, A
         raise DealerAssistError("no close view for the large corners could be rendered (see the skipped views above)")
     out = {k: np.concatenate(v) for k, v in parts.items()}
     log(f"classifier data: {len(out['y_train_large'])} + {len(out['y_val_large'])} crops of large corners from "
-        f"{cfg.large_scenes} + {max(1, cfg.large_scenes // 10)} close views of a showdown, {time.time() - t0:.0f}s")
+        f"{cfg.large_scenes} + {n_val} close views of a showdown, {time.time() - t0:.0f}s")
     return out
 
 
@@ -700,12 +702,14 @@ close views (crops at its large size as well)."""
 def quantize_classifier_run(cfg: TrainConfig, cls_onnx: Path, log: Log) -> Path:
     """The int8 copy of the classifier the app runs, calibrated on crops of training-design scenes at every crop
     side it reads (on the 2026-11-27 classifier: 2.5x as fast, held-out figures the same to 0.1%)."""
-    from dealer_assist.synth.quantize import calibration_scenes, classifier_calibration, quantize_classifier
+    from dealer_assist.synth.quantize import classifier_calibration, quantize_classifier
 
     tables, closes = CLASSIFIER_CALIBRATION
     sizes = [cfg.classifier_size] + ([cfg.classifier_large_size] if cfg.classifier_large_size else [])
-    blobs = (classifier_calibration(calibration_scenes(tables, VAL_SEED0), [cfg.classifier_size], cfg.crop_scale)
-             + classifier_calibration(calibration_scenes(closes, VAL_SEED0, close_up=True), sizes, cfg.crop_scale))
+    table_views = [render(VAL_SEED0 + i, "train") for i in range(tables)]
+    close_views = [render(VAL_SEED0 + i, "train", close_up=True) for i in range(closes)]
+    blobs = (classifier_calibration(table_views, [cfg.classifier_size], cfg.crop_scale)
+             + classifier_calibration(close_views, sizes, cfg.crop_scale))
     log(f"classifier: int8 copy calibrated on {sum(len(b) for b in blobs)} crops of {tables} + {closes} "
         "training-design scenes")
     out = quantize_classifier(cls_onnx, cfg.out / "cards-classifier-int8.onnx", blobs)
