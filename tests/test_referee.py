@@ -334,6 +334,27 @@ def test_a_card_counted_early_fills_the_seats_next_turn() -> None:
     assert kinds(run(Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2).act(3, "call"))) == [("seat_skipped", 3)]
 
 
+def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag() -> None:
+    """The camera confirms seat 2's last card a frame before seat 1's, or counts it a pitch early (a card pitched past
+    it), or seat 3's two turns early: each early card fills its seat's turn when no card lands there then, and every
+    seat ends with 4: no flag. A card out of turn whose seat's own turn then gets a card too is one misdeal flag,
+    raised when that turn's card lands, with the early card's time."""
+    for script in (Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 2).together(1).deal(3),
+                   Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 2, 1, 3),
+                   Script().deal(1, 2, 3, 1, 2, 3, 1, 2, 3, 3).together(1).deal(2)):
+        referee = run(script.act(3, "call").act(1, "call").act(2, "check"))
+        assert kinds(referee) == [] and referee.prompt.phase == "drawing"
+    over = Script().deal(1, 2, 3, 1, 2, 3, 2, 1)
+    early_t = over.items[-2].t
+    referee = Referee(table(), RecordingSink())
+    referee.feed_all(over.items)
+    assert kinds(referee) == []                                # seat 2's turn has not come yet
+    referee.feed_all(over.deal(2).items[-1:])                  # ... and gets a card of its own
+    assert kinds(referee) == [("card_to_wrong_seat", 2)] and referee.flags[0].t == early_t
+    referee.feed_all(over.deal(3, 1, 2, 3).act(3, "call").items[-5:])
+    assert kinds(referee) == [("card_to_wrong_seat", 2)]      # seat 2's fifth card is that flag's, not a count flag
+
+
 def test_a_card_too_many_out_of_turn_is_one_flag() -> None:
     """Seat 1 gets a card out of turn, then the seat due (2) gets the next and the deal goes on: one misdeal flag
     for seat 1's extra card, not a skip of seats 2 and 3 around the table and a count flag."""

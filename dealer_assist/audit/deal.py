@@ -17,6 +17,11 @@ apart). So a seat-skipped finding is held until the seat's next card: if another
 first) it is raised with its own time. Two cards at once at a seat that no finding waits on are the camera counting
 one card twice, or counting the seat's next card early: the second is held as the seat's early card, and fills the
 seat's next turn if no card lands there then; one never used is a card too many (`wrong_card_count` at the end).
+A card out of turn at a seat dealt in, followed by the card of the seat that was due, is held the same way: it is
+that seat's card of a later turn counted early (the camera confirms a landing a few frames late or early, or counts a
+pile one card over while a card is pitched past it), and fills that turn if no card lands there then; if the seat's turn
+gets a card of its own, the early one was a card too many, out of turn (`card_to_wrong_seat`, with its own time). So a
+dealer's pitches seen in another order, whatever the reason, raise a flag only when they leave a seat a card over.
 """
 
 from __future__ import annotations
@@ -74,6 +79,7 @@ class DealChecker:
     held: dict[int, list[DealNote]] = field(init=False)     # seat -> its skipped findings not yet raised
     armed: dict[int, float] = field(init=False)    # seat holding findings -> when its next card landed
     early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
+    extra: dict[int, list[DealNote]] = field(init=False)   # seat -> its early cards that came out of turn, unflagged
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -84,6 +90,7 @@ class DealChecker:
         self.held = {}
         self.armed = {}
         self.early = {}
+        self.extra = {}
 
     @property
     def complete(self) -> bool:
@@ -121,6 +128,7 @@ class DealChecker:
         if seat == self.expected[self.pos]:
             slots.append(Slot(seat, card, True))
             self.pos += 1
+            notes += self._too_many(seat)
         else:
             self.pending = (self.pos, landing)
         return slots, notes
@@ -137,6 +145,8 @@ class DealChecker:
         self.held, self.armed = {}, {}
         while self._use_early(slots):
             pass
+        for seat in list(self.extra):
+            notes += self._too_many(seat, every=True)
         if self.pos == len(self.expected) - 1:
             # One card short at the very end: the dealer skipped the last seat of the last round.
             seat = self.expected[self.pos]
@@ -184,12 +194,32 @@ class DealChecker:
         return True
 
     def _take_early(self, seat: int, slots: list[Slot]) -> bool:
-        """Fill a turn of `seat` with its early card, if it has one."""
+        """Fill a turn of `seat` with its early card, if it has one (one that came out of turn is then no flag: the
+        camera counted the seat's card early, or the dealer only pitched it early)."""
         if not self.early.get(seat):
             return False
         self.early[seat] -= 1
+        if self.extra.get(seat):
+            self.extra[seat].pop(0)
+            if not self.extra[seat]:
+                del self.extra[seat]
         slots.append(Slot(seat, None, True))
         return True
+
+    def _too_many(self, seat: int, every: bool = False) -> list[DealNote]:
+        """The seat's turn got a card of its own (or, `every`, the deal ended) while it held a card that came out of
+        turn: that card was one too many, flagged now with its own time."""
+        notes: list[DealNote] = []
+        while self.extra.get(seat):
+            note = self.extra[seat].pop(0)
+            self.early[seat] -= 1
+            self.over_explained[seat] += 1
+            notes.append(note)
+            if not every:
+                break
+        if seat in self.extra and not self.extra[seat]:
+            del self.extra[seat]
+        return notes
 
     def _use_early(self, slots: list[Slot]) -> bool:
         """Fill the turn due now with its seat's early card, if it has one."""
@@ -211,9 +241,16 @@ class DealChecker:
         self.pending = None
         e, s = self.expected[p], landing.seat
         if next_seat == e and s != e:
-            # the seat due got the next card: the one before it was a card too many to seat s, and the deal went on
-            notes.append(self._wrong_seat(landing, f"a card went to {self._where(s)} out of turn (seat {e} was due, "
-                                          "and got the next card)"))
+            # the seat due got the next card: the one before it was a card too many to seat s, and the deal went on;
+            # or, at a seat dealt in, its card of a later turn counted early (a card pitched past it, a box too many):
+            # held as its early card, it fills that turn if no card lands there then, else it is flagged then
+            message = f"a card went to {self._where(s)} out of turn (seat {e} was due, and got the next card)"
+            if s in self.over_explained:
+                self.early[s] = self.early.get(s, 0) + 1
+                self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
+                                                             landing.frame))
+            else:
+                notes.append(self._wrong_seat(landing, message))
             self.pos = p
             return
         q = self._skip_target(p, s)
