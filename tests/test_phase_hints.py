@@ -186,6 +186,10 @@ def test_referee_loop_gives_the_tracker_the_referees_phase() -> None:
     drawing = [set(h.drawing) for _, h in seen if h.phase == "draw"]
     assert [d for k, d in enumerate(drawing) if k == 0 or d != drawing[k - 1]] == [{1}, {2}, {3}]
     assert all(not h.drawing for _, h in seen if h.phase != "draw")
+    # ... and the seat that discarded and still waits for some of its replacements (no other seat's cards go then)
+    owed = [set(h.owed) for _, h in seen if h.phase == "draw"]
+    assert [d for k, d in enumerate(owed) if k == 0 or d != owed[k - 1]] == [set(), {1}, set(), {2}, set()]
+    assert all(not h.owed for _, h in seen if h.phase != "draw")
     fold_t = s.items[-1].t
     assert all(h.folded == set() for now, h in seen if now - 2.0 < fold_t)
     assert loop.finish(end) == [] and loop.referee.run is None

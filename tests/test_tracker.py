@@ -566,3 +566,32 @@ def test_a_box_lost_in_the_deal_and_back_with_the_next_card_is_no_discard() -> N
     # a hint lagging behind the loss that last said a betting round: the round may have closed since and the draw
     # begun with this very discard, so it stands
     assert ("discarded", 2, 1) in hand("betting", lagging=True)
+
+
+def test_a_count_lost_while_another_seat_is_served_its_replacements_is_no_discard() -> None:
+    """Draw procedure "sequential": seat 2 discards its 4 and, while the dealer pitches its replacements, seat 4's
+    count falls by 2 (cards pitched past it, seen loose there) and comes back a card at a time. No seat discards before
+    the one drawing is served, so that was two boxes gone: no event at seat 4. The same counts once seat 2 has all its
+    replacements are seat 4's draw: a discard of 2 and two replacements."""
+    def hand(seat4_during_seat2s_draw: bool) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [2, 4, 6], 4).hold(1.0)
+        t.discard(2, 4).hold(1.0).deal(2).hold(GAP)
+
+        def seat4() -> None:
+            t.miscount(4, 2, seen_going=True).hold(1.0).miscount(4, 3).hold(0.2).miscount(4, 4).hold(0.5)
+
+        if seat4_during_seat2s_draw:
+            seat4()
+        for _ in range(3):
+            t.deal(2).hold(GAP)
+        t.hold(1.0)
+        if not seat4_during_seat2s_draw:
+            seat4()
+        tracker = Tracker(6)
+        tracker.set_hint(PhaseHint("draw"))
+        return summary(run(t, tracker))[12:]
+
+    served = [("discarded", 2, 4)] + [("replaced", 2)] * 4
+    assert hand(seat4_during_seat2s_draw=True) == served
+    assert hand(seat4_during_seat2s_draw=False) == [*served, ("discarded", 4, 2), ("replaced", 4), ("replaced", 4)]

@@ -86,6 +86,15 @@ class HandRun(ShowdownChecks):
         return frozenset(s for s, n in self._declared.items() if self._received.get(s, 0) >= n)
 
     @property
+    def owed_seats(self) -> frozenset[int]:
+        """Seats that declared a discard in the draw under way and still wait for some of their replacements, for the
+        tracker: with the draw procedure "sequential" no other seat's cards go before they are served."""
+        hand = self.hand
+        if hand.phase is not Phase.DRAWING or self._draw_no != hand.draw:
+            return frozenset()
+        return frozenset(s for s, n in self._declared.items() if self._received.get(s, 0) < n)
+
+    @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE
 

@@ -58,12 +58,12 @@ class RefereeLoop:
         return outputs
 
     def tell(self, as_of: float | None) -> None:
-        """Give the tracker the referee's phase, folded seats, the seats whose draw may be under way and those done
-        drawing in this draw, as of video time `as_of` (None: now)."""
+        """Give the tracker the referee's phase, folded seats, the seats whose draw may be under way, those done
+        drawing in this draw and those still owed replacements, as of video time `as_of` (None: now)."""
         if self.tracker is not None:
             ref = self.referee
             self.tracker.set_hint(PhaseHint(ref.vision_phase, as_of, ref.folded_seats, ref.drawing_seats,
-                                            ref.drawn_seats))
+                                            ref.drawn_seats, ref.owed_seats))
 
     def drain(self) -> list[Output]:
         """The source ended: feed everything still held (the referee stays open)."""

@@ -132,6 +132,11 @@ class Referee:
         """Seats of the hand in progress done drawing in the draw under way (for the tracker, with `vision_phase`)."""
         return self.run.drawn_seats if self.run is not None else frozenset()
 
+    @property
+    def owed_seats(self) -> frozenset[int]:
+        """Seats of the hand in progress still owed replacements in the draw under way (for the tracker)."""
+        return self.run.owed_seats if self.run is not None else frozenset()
+
     # -- feeding -----------------------------------------------------------------------------------
 
     def feed(self, item: RefereeInput) -> list[Output]:

@@ -92,7 +92,9 @@ class PhaseHint:
     draw may be under way (the next to discard in the draw's order): cards seen going from such a seat and as many
     coming back at once are its replacements, not its own cards uncovered. `drawn`: the seats done drawing in the
     draw under way (discard declared, every replacement in): a count such a seat loses without being seen going is
-    a box gone, not a second discard.
+    a box gone, not a second discard. `owed`: the seats that declared a discard in the draw under way and still wait for
+    replacements; with the draw procedure "sequential" no other seat's cards go before they are served, so a count
+    another seat loses without being seen going is a box gone too.
     """
 
     phase: str | None = None
@@ -100,6 +102,7 @@ class PhaseHint:
     folded: frozenset[int] = frozenset()
     drawing: frozenset[int] = frozenset()
     drawn: frozenset[int] = frozenset()
+    owed: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.phase is not None and self.phase not in PHASES:
@@ -383,6 +386,7 @@ class _Pending:
     partial: bool = False
     due: float = 0.0
     vanished: bool = False   # partial: the cards were not seen going (no card loose beside the seat, no muck growth)
+    box: bool = False        # partial: the rest of a count lost as boxes (not cards): no event if it never comes back
 
 
 @dataclass(slots=True)
@@ -397,6 +401,8 @@ class _Hand:
     shown_at: dict[int, Entry] = field(default_factory=dict)          # when each seat turned its hand up
     show_votes: dict[int, Counter[Card]] = field(default_factory=dict)  # frames each face-up card was read there
     pending: dict[int, _Pending] = field(default_factory=dict)
+    owed: dict[int, int] = field(default_factory=dict)   # the seat that discarded last: replacements not yet seen
+    owed_t: float = float("-inf")                          # ... when it discarded
 
 
 def _sorted(cards: frozenset[Card] | set[Card]) -> tuple[Card, ...]:
@@ -569,7 +575,26 @@ class Tracker:
             events.append(ButtonMoved(button_move.t, button_move.frame, self._button.stable or 0))
         events.sort(key=lambda e: e.frame)
         self.events_emitted += len(events)
+        self._count_owed(events)
         return events
+
+    def _count_owed(self, events: Iterable[TableEvent]) -> None:
+        """Keep the tracker's account of the replacements owed: the seat that discarded last (a discard elsewhere
+        moves the draw on), until its replacements are in, or the referee has followed the table past that discard into
+        another phase (a replacement the camera missed must not hold the next draw)."""
+        hand = self._hand
+        owed, hint = hand.owed, self._hint
+        if owed and hint.phase not in (None, "draw") and (hint.as_of is None or hint.as_of > hand.owed_t + _EPS):
+            owed.clear()
+        for e in events:
+            if isinstance(e, CardsDiscarded):
+                owed.clear()
+                owed[e.seat] = e.count
+                hand.owed_t = e.t
+            elif isinstance(e, CardReplaced) and e.seat in owed:
+                owed[e.seat] -= 1
+                if owed[e.seat] <= 0:
+                    del owed[e.seat]
 
     def _adopt(self, obs: TableObservation) -> list[TableEvent]:
         """Started mid-hand: take what is on the table as the starting state, without events."""
@@ -597,11 +622,11 @@ class Tracker:
         """A seat waiting: a fold (it emptied; with `discard`, the referee said a draw was on), or a partial discard
         held long enough."""
         p = self._hand.pending.pop(seat, None)
-        if p is None:
+        if p is None or p.box:
             return []
-        if p.partial and p.vanished and (self._phase_at(p.t) in ("deal", "betting") or self._drew_already(seat, p)):
+        if p.partial and p.vanished and (self._phase_at(p.t) in ("deal", "betting") or self._box_gone(seat, p)):
             # no card leaves a seat in the deal or a betting round but in a fold, nor a seat done drawing in this
-            # draw: a box gone, not a card
+            # draw or waiting for another to be served: a box gone, not a card
             return []
         if p.partial or discard:
             self._discarding(seat)
@@ -615,6 +640,31 @@ class Tracker:
         pitched past it)."""
         return (p.partial and p.vanished and self._behind(p.t) != "gone" and self._hint.phase == "draw"
                 and seat in self._hint.drawn)
+
+    def _before_its_turn(self, seat: int, p: _Pending) -> bool:
+        """Whether cards a seat lost without being seen going went while the referee, as far as it has followed the
+        table, had another seat in this draw still waiting for replacements (draw procedure "sequential"): no other
+        seat discards before it is served (but by a dealer error, and discards are seen going), so a box was lost."""
+        if not (p.partial and p.vanished and self.config.draw_procedure == "sequential") or seat in self._hint.owed:
+            return False
+        hand = self._hand
+        # the tracker's own account first (the referee's hint lags the video): the seat that discarded last and has not
+        # had all its replacements, or a seat emptied in the draw whose replacements have not begun
+        if any(s != seat for s in hand.owed) or (
+                hand.drawing and any(s != seat and not q.partial for s, q in hand.pending.items())):
+            return True
+        return self._behind(p.t) != "gone" and self._hint.phase == "draw" and bool(self._hint.owed - {seat})
+
+    def _serving_another(self, seat: int) -> bool:
+        """Whether, by the tracker's own account, the dealer is still serving another seat's replacements (draw
+        procedure "sequential"): cards coming back to a seat that lost some are then its own (a card pitched past
+        it, or the dealer's hand, hid them), not replacements, whether or not they seemed to go."""
+        return (self.config.draw_procedure == "sequential" and seat not in self._hint.owed
+                and any(s != seat for s in self._hand.owed))
+
+    def _box_gone(self, seat: int, p: _Pending) -> bool:
+        """Whether a count a seat lost in the draw, not seen going, was a box gone rather than a discard."""
+        return self._drew_already(seat, p) or self._before_its_turn(seat, p)
 
     def _drawing(self, seat: int, p: _Pending) -> bool:
         """Whether cards a seat lost were seen going (not a hand lying over them) while the referee, as far as it has
@@ -733,11 +783,17 @@ class Tracker:
             hand.active = True
             p = hand.pending.pop(seat, None)
             back = 0
-            if p is not None and p.partial and (self._no_draw(p.t) or self._drew_already(seat, p)):
+            if p is not None and p.partial and (p.box or self._no_draw(p.t) or self._box_gone(seat, p)
+                                                or self._serving_another(seat)):
                 # No card leaves a seat in the deal or a betting round but in a fold, nor (unseen) a seat done drawing
-                # in this draw: the count lost was a box gone (a second box on one card, a card of a dealt row
-                # missed, a hand over the seat); as much of it as comes back is no card.
+                # in this draw or waiting for another seat to be served: the count lost was a box gone (a second box
+                # on one card, a card of a dealt row missed, a hand over the seat); as much of it as comes back is no
+                # card, and the rest may come back with the next frames.
                 back = min(p.count, delta - len(arrived_up))
+                if p.count > back:
+                    hand.pending[seat] = _Pending(p.t, p.frame, p.count - back, (), partial=True,
+                                                  due=commit.entries[-1].t + cfg.partial_hold_s, vanished=p.vanished,
+                                                  box=True)
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
                 if back == p.count and self._drawing(seat, p):
