@@ -161,6 +161,42 @@ def test_a_count_lost_unseen_at_a_seat_done_drawing_is_no_second_discard(drawn: 
     assert kinds == ([] if drawn else [("discarded", 2, 1), ("replaced", 2, None)])
 
 
+def test_a_count_lost_unseen_in_a_betting_round_is_judged_by_that_rounds_phase() -> None:
+    """Seat 2 seems to lose a card in the betting round (nothing seen going: a box gone) and its count stays down.
+    The seat is judged seconds later (a loss nothing was seen taking must last `vanish_s`, then a partial discard waits
+    `partial_hold_s`), when the referee, 3 s behind, has followed the table into the draw: what counts is the phase
+    at the loss, so no discard. The same loss in the draw is one."""
+    def events(phase_at_loss: str) -> list[tuple[str, int | None]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        lost = t.frame
+        t.miscount(2, 3).hold(8.0)
+        switch = lost / FPS + 1.0                  # the draw began a second after the loss
+        hint = lambda now: PhaseHint(phase_at_loss if now - LAG < switch else "draw", now - LAG)  # noqa: E731
+        return [(e.kind, e.to_dict().get("seat")) for f, e in track(t, Tracker(6), hint) if f >= lost]
+
+    assert events("betting") == []
+    assert events("draw") == [("discarded", 2)]
+
+
+def test_an_emptied_seat_is_judged_by_the_phase_when_its_cards_went() -> None:
+    """The referee's word comes in steps (a hint now and then): as of a moment before seat 2's cards went it was in a
+    betting round, and its next word, as of a moment after, is the draw (the round closed just after). The cards went
+    in the betting round: a fold, not a full discard."""
+    t, went = emptied()
+    at = went / FPS
+
+    def hint(now: float) -> PhaseHint | None:
+        if abs(now - (at + 1.0)) < 0.5 / FPS:
+            return PhaseHint("betting", at - 0.5)
+        if abs(now - (at + 3.0)) < 0.5 / FPS:
+            return PhaseHint("draw", at + 0.5)
+        return None
+
+    kinds = [(e.kind, e.to_dict().get("seat")) for f, e in track(t, Tracker(6), hint) if f >= went]
+    assert kinds == [("folded", 2)]
+
+
 # -- the audit's loop ------------------------------------------------------------------------------------------
 
 

@@ -77,6 +77,7 @@ from dealer_assist.vision.events import (
 from dealer_assist.vision.mapper import EMPTY, TableObservation, ZoneView
 
 _EPS = 1e-6
+PHASE_HISTORY = 64      # the referee's phase changes the tracker remembers (a hand has a dozen)
 DRAW_PROCEDURES = ("sequential", "discard_then_replace")
 PHASES = ("deal", "betting", "draw", "showdown")
 
@@ -421,6 +422,7 @@ class Tracker:
         self._button = ButtonSmoother(self.config)
         self._hand = _Hand()
         self._hint = PhaseHint()
+        self._phases: list[tuple[float, str | None]] = []   # (video time as of which the referee was in it, phase)
         self._now = float("-inf")
         self._last_change_t = float("-inf")
         self._first_t: float | None = None
@@ -435,6 +437,10 @@ class Tracker:
         """What the referee knows of the hand, as of `hint.as_of` (it follows the table behind the video); it holds
         until the next hint. See `PhaseHint`."""
         self._hint = hint
+        at = self._now if hint.as_of is None else hint.as_of
+        if not self._phases or self._phases[-1][1] != hint.phase:
+            self._phases.append((at, hint.phase))
+            del self._phases[:-PHASE_HISTORY]
 
     @property
     def _phase(self) -> str | None:
@@ -450,11 +456,13 @@ class Tracker:
         return "wait" if hint.as_of + self.config.hint_lag_s + _EPS >= self._now else "gone"
 
     def _phase_at(self, since: float) -> str | None:
-        """The referee's phase at `since`: "wait" while a lagging hint has not caught up with it, None without one."""
+        """The referee's phase at `since`: "wait" while a lagging hint has not caught up with it, None without one.
+        Once it has, the phase it had then, not now (a seat's cards may be judged seconds after they went, when the
+        table has moved on from a betting round to the draw)."""
         behind = self._behind(since)
         if behind is not None:
             return "wait" if behind == "wait" else None
-        return self._hint.phase
+        return next((phase for at, phase in reversed(self._phases) if at <= since + _EPS), self._hint.phase)
 
     def _no_draw(self, since: float) -> bool:
         """Whether the referee had the deal or a betting round on at `since` (no card leaves a seat then but in a
@@ -470,9 +478,10 @@ class Tracker:
         if behind is not None:
             return "wait" if behind == "wait" else None
         hint = self._hint
-        if seat in hint.folded or hint.phase in ("betting", "showdown"):
+        phase = self._phase_at(since)
+        if seat in hint.folded or phase in ("betting", "showdown"):
             return "fold"
-        return "discard" if hint.phase == "draw" else None
+        return "discard" if phase == "draw" else None
 
     # -- state for the UI -----------------------------------------------------------------------
 
