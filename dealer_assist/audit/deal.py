@@ -245,7 +245,7 @@ class DealChecker:
             # or, at a seat dealt in, its card of a later turn counted early (a card pitched past it, a box too many):
             # held as its early card, it fills that turn if no card lands there then, else it is flagged then
             message = f"a card went to {self._where(s)} out of turn (seat {e} was due, and got the next card)"
-            if s in self.over_explained:
+            if s in self.order:
                 self.early[s] = self.early.get(s, 0) + 1
                 self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
                                                              landing.frame))
