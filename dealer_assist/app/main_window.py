@@ -555,7 +555,7 @@ class MainWindow(QMainWindow):
             self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
             return None
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
-        referee = Referee(TableConfig.make(self.rules, stacks, button=1))
+        referee = Referee(TableConfig.make(self.rules, stacks, button=1, camera=True))
         worker = VisionWorker(source, pipeline, self.slot)  # horizon 0: the referee answers the pad at once
         self.session = LiveSession(referee, self.table, self.flags, worker)
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to

@@ -17,11 +17,15 @@ apart). So a seat-skipped finding is held until the seat's next card: if another
 first) it is raised with its own time. Two cards at once at a seat that no finding waits on are the camera counting
 one card twice, or counting the seat's next card early: the second is held as the seat's early card, and fills the
 seat's next turn if no card lands there then; one never used is a card too many (`wrong_card_count` at the end).
-A card out of turn at a seat dealt in, followed by the card of the seat that was due, is held the same way: it is
-that seat's card of a later turn counted early (the camera confirms a landing a few frames late or early, or counts a
-pile one card over while a card is pitched past it), and fills that turn if no card lands there then; if the seat's turn
-gets a card of its own, the early one was a card too many, out of turn (`card_to_wrong_seat`, with its own time). So a
-dealer's pitches seen in another order, whatever the reason, raise a flag only when they leave a seat a card over.
+
+With `camera` (the cards are seen by a table camera, `TableConfig.camera`), a camera's timing is allowed for further:
+a card out of turn at a seat dealt in, followed by the card of the seat that was due, is held as that seat's card of a
+later turn counted early (the camera confirms a landing a frame or a pitch early or late, or counts a pile one card
+over while a card is pitched past it), and fills that turn if no card lands there then (else it was a card too many,
+`card_to_wrong_seat` with its own time); and every wrong-seat or skip finding waits for the deal's end, where it is
+raised only if the deal left some seat short or over. A deal that leaves every seat its hand, seen in another order,
+is the camera's timing: no flag. Without `camera` (scripted or entered streams) the order is the dealer's: each
+finding is raised at once, as the house rules ask of a card dealt out of sequence.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from dealer_assist.audit.records import FlagKind
 from dealer_assist.cards import Card
 
+ORDER_KINDS = (FlagKind.CARD_TO_WRONG_SEAT, FlagKind.SEAT_SKIPPED)
 TOGETHER_S = 0.25   # two cards landing at one seat this close together: one was there before, seen late
 
 
@@ -68,6 +73,7 @@ class DealChecker:
 
     order: tuple[int, ...]
     hand_size: int
+    camera: bool = False
     expected: list[int] = field(init=False)
     pos: int = 0
     counts: dict[int, int] = field(init=False)
@@ -80,6 +86,7 @@ class DealChecker:
     armed: dict[int, float] = field(init=False)    # seat holding findings -> when its next card landed
     early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
     extra: dict[int, list[DealNote]] = field(init=False)   # seat -> its early cards that came out of turn, unflagged
+    order_notes: list[DealNote] = field(default_factory=list)   # wrong-seat and skip findings, until the deal ends
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -106,6 +113,13 @@ class DealChecker:
 
     def card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         """A card landed at `seat`."""
+        slots, notes = self._card(seat, card, t, frame)
+        if self.finished or not self.camera:
+            return slots, notes
+        self.order_notes += [n for n in notes if n.kind in ORDER_KINDS]
+        return slots, [n for n in notes if n.kind not in ORDER_KINDS]
+
+    def _card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         slots: list[Slot] = []
         notes: list[DealNote] = self._release_held(seat, t)
         landing = _Landing(seat, card, t, frame)
@@ -160,7 +174,13 @@ class DealChecker:
             self.pos += 1
         self.finished = True
         notes += self._count_notes()
-        return slots, notes
+        if not self.camera:
+            return slots, notes
+        order = sorted([*self.order_notes, *(n for n in notes if n.kind in ORDER_KINDS)], key=lambda n: n.t)
+        self.order_notes = []
+        if all(self.counts.get(seat, 0) == self.hand_size for seat in self.order):
+            order = []          # every seat holds its hand: what looked out of order was the camera's timing
+        return slots, [*order, *(n for n in notes if n.kind not in ORDER_KINDS)]
 
     # -- internals ---------------------------------------------------------------------------------
 
@@ -245,7 +265,7 @@ class DealChecker:
             # or, at a seat dealt in, its card of a later turn counted early (a card pitched past it, a box too many):
             # held as its early card, it fills that turn if no card lands there then, else it is flagged then
             message = f"a card went to {self._where(s)} out of turn (seat {e} was due, and got the next card)"
-            if s in self.order:
+            if self.camera and s in self.order:
                 self.early[s] = self.early.get(s, 0) + 1
                 self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
                                                              landing.frame))

@@ -22,12 +22,12 @@ Pending = DealerAction | CardsShown | SeatFolded | CardReplaced
 class RunState:
     """What the deal, draw, betting and showdown checks share: the Hand, the camera's counts, the outputs."""
 
-    def __init__(self, start: HandStart) -> None:
+    def __init__(self, start: HandStart, camera: bool = False) -> None:
         self.start = start
         self.rules = start.rules
         self.hand = Hand(start.rules, start.stacks_by_seat, start.button)
         self.hand.post_all()
-        self.deal = DealChecker(self.hand.seats, start.rules.hand_size)
+        self.deal = DealChecker(self.hand.seats, start.rules.hand_size, camera=camera)
         self.outputs: list[Output] = []
         self.flags: list[Flag] = []
         self.award: Award | None = None

@@ -14,11 +14,17 @@ DEFAULT_BUY_IN_BIG_BETS = 100
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """House rules, the seats in play with their chips, and the button of the first hand."""
+    """House rules, the seats in play with their chips, and the button of the first hand.
+
+    `camera`: the cards are seen by a table camera, which confirms a card's landing a frame or a pitch early or late;
+    the deal checker then holds what looks out of turn until the deal ends, and flags it only if the deal left a seat
+    short or over (`audit.deal.DealChecker`). Scripted and entered streams keep the strict order.
+    """
 
     rules: HouseRules
     stacks: tuple[tuple[int, int], ...]
     button: int
+    camera: bool = False
 
     def __post_init__(self) -> None:
         seats = [s for s, _ in self.stacks]
@@ -29,7 +35,7 @@ class TableConfig:
 
     @classmethod
     def make(cls, rules: HouseRules, seats: int | Mapping[int, int], button: int | None = None,
-             buy_in: int | None = None) -> TableConfig:
+             buy_in: int | None = None, camera: bool = False) -> TableConfig:
         """`seats`: a seat count (seats 1..N, each with `buy_in` chips) or a seat -> chips map."""
         if isinstance(seats, int):
             chips = buy_in or DEFAULT_BUY_IN_BIG_BETS * max(rules.big_bet, rules.big_blind)
@@ -37,19 +43,20 @@ class TableConfig:
         else:
             stacks = dict(seats)
         order = sorted(stacks)
-        return cls(rules, tuple(sorted(stacks.items())), order[0] if button is None else button)
+        return cls(rules, tuple(sorted(stacks.items())), order[0] if button is None else button, camera)
 
     @classmethod
     def for_profile(cls, profile: TableProfile, rules: HouseRules, seats: Mapping[int, int] | None = None,
-                    button: int | None = None, buy_in: int | None = None) -> TableConfig:
-        """A table profile's seats (all of them with `buy_in` chips, or `seats`), checked against the profile."""
+                    button: int | None = None, buy_in: int | None = None, camera: bool = True) -> TableConfig:
+        """A table profile's seats (all of them with `buy_in` chips, or `seats`), checked against the profile; a
+        profile is a camera's table, so `camera` by default."""
         if seats is None:
-            return cls.make(rules, profile.seat_count, button, buy_in)
+            return cls.make(rules, profile.seat_count, button, buy_in, camera)
         unknown = sorted(set(seats) - set(range(1, profile.seat_count + 1)))
         if unknown:
             raise DealerAssistError(f"seats {unknown} are not at table {profile.name} "
                                     f"(seats 1 to {profile.seat_count})")
-        return cls.make(rules, seats, button)
+        return cls.make(rules, seats, button, camera=camera)
 
     @property
     def stacks_by_seat(self) -> dict[int, int]:
