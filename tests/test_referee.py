@@ -376,6 +376,24 @@ def test_order_findings_at_a_camera_table_wait_for_the_deal_to_end() -> None:
     assert kinds(referee) == [("seat_skipped", 2)] and referee.flags[0].t == skip_t
 
 
+def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_at_a_camera_table() -> None:
+    """Seat 2 discards 2; its second replacement is seen half a second after seat 1's check opened the betting (a camera
+    confirms a pitched card up to a second late): at a camera's table it was in time, no flag. Seen 1.5 s after, seat 2
+    was short-changed: flagged with the time the table moved on. From an entered stream, flagged at once."""
+    def hand(late_s: float) -> Script:
+        s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+        s.discard(2, 2).replace(2, 1).act(1, "check")
+        s.frame += round((late_s - 0.5) * 30)
+        return s.replace(2, 1).act(2, "check").act(3, "check")
+
+    assert kinds(run(hand(0.5), camera_table())) == []
+    late = run(hand(1.5), camera_table())
+    assert kinds(late) == [("replacements_mismatch", 2)] and "(1 short)" in late.flags[0].message
+    moved_on = next(i for i in hand(1.5).items if isinstance(i, DealerAction) and i.seat == 1 and i.action == "check")
+    assert late.flags[0].t == moved_on.t
+    assert kinds(run(hand(0.5))) == [("replacements_mismatch", 2)]
+
+
 def test_a_card_too_many_out_of_turn_is_one_flag() -> None:
     """Seat 1 gets a card out of turn, then the seat due (2) gets the next and the deal goes on: one misdeal flag
     for seat 1's extra card, not a skip of seats 2 and 3 around the table and a count flag."""

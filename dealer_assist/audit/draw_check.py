@@ -6,7 +6,9 @@ seat, the discard came out of order; otherwise the owed seat was short-changed. 
 `discard_then_replace` the discards are collected and declared in the draw's order when replacing
 begins (their order on camera does not matter). The camera's count of each seat's cards decides
 whether a replacement too many or too few is an error or makes up for a flagged misdeal. The burn
-and a reshuffle are not seen by the camera; they are taken as done when the next card is due.
+and a reshuffle are not seen by the camera; they are taken as done when the next card is due. At a camera's table
+(`TableConfig.camera`) a seat still owed replacements when the table moves on is flagged only if they do not land
+within `SHORT_GRACE_S` after: a camera confirms a pitched card up to a second late, after the next entry.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from dealer_assist.vision.events import (
     CardReplaced,
     CardsDiscarded,
 )
+
+SHORT_GRACE_S = 1.0   # a camera's late confirmation of a pitched replacement, after the table moved on
 
 
 class DrawChecks(RunState):
@@ -155,13 +159,28 @@ class DrawChecks(RunState):
             owed = hand.owed_to(seat)
             got = self._received.get(seat, 0)
             if self.physical.get(seat, 0) < self.rules.hand_size:    # not a seat a misdeal left over
-                self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
-                           f"and got {got} replacement{'s' if got != 1 else ''} ({owed} short)", t, frame,
-                           once=("mismatch", self._draw_no, seat))
+                if self.camera and owed:
+                    self._short[seat] = (owed, t, frame, self._draw_no)
+                else:
+                    self._short_flag(seat, got, owed, t, frame, self._draw_no)
             for _ in range(owed):
                 if not self._give(seat, None):
                     return
             seat = hand.next_card_seat
+
+    def _short_flag(self, seat: int, got: int, owed: int, t: float, frame: int | None, draw_no: int) -> None:
+        self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
+                   f"and got {got} replacement{'s' if got != 1 else ''} ({owed} short)", t, frame,
+                   once=("mismatch", draw_no, seat))
+
+    def _release_short(self, now: float) -> None:
+        """Seats left short whose replacements did not land within `SHORT_GRACE_S`: flagged, with the time the table
+        moved on."""
+        for seat, (owed, t, frame, draw_no) in list(self._short.items()):
+            if now > t + SHORT_GRACE_S:
+                del self._short[seat]
+                got = self._received.get(seat, 0) if draw_no == self._draw_no else self._declared.get(seat, 0) - owed
+                self._short_flag(seat, got, owed, t, frame, draw_no)
 
     def _flush_collected(self) -> None:
         """Discard-then-replace: the declarations seen, in the draw's order; seats not seen stood pat."""
@@ -246,6 +265,13 @@ class DrawChecks(RunState):
             return
         if self._held is not None and self._held.seat == seat:
             self.pending.append(ev)
+            return
+        if seat in self._short and ev.t <= self._short[seat][1] + SHORT_GRACE_S:
+            owed, t, frame, draw_no = self._short.pop(seat)     # the camera confirmed it late: it was in time
+            if draw_no == self._draw_no:
+                self._received[seat] = self._received.get(seat, 0) + 1
+            if owed > 1:
+                self._short[seat] = (owed - 1, t, frame, draw_no)
             return
         if seat in self._declared or (hand.phase is Phase.DRAWING and seat in self._draw_seats()):
             got = self._received.get(seat, 0) + 1

@@ -103,6 +103,8 @@ class HandRun(ShowdownChecks):
     def feed(self, item: TableEvent | DealerAction) -> None:
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
+        if self._short:
+            self._release_short(t)
         if isinstance(item, CardDealt | CardReplaced) and self._draw_card_in_betting(item.seat):
             self._close_betting(f"seat {item.seat} discarded and was dealt a draw card", t, frame)
         if isinstance(item, DealerAction):

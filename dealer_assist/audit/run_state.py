@@ -27,7 +27,11 @@ class RunState:
         self.rules = start.rules
         self.hand = Hand(start.rules, start.stacks_by_seat, start.button)
         self.hand.post_all()
+        self.camera = camera
         self.deal = DealChecker(self.hand.seats, start.rules.hand_size, camera=camera)
+        self._short: dict[int, tuple[int, float, int | None, int]] = {}
+        """At a camera's table, seats a draw left short when the table moved on: (replacements still owed, when, frame,
+        the draw), until they land within `SHORT_GRACE_S` (the camera confirmed them late) or that time passes."""
         self.outputs: list[Output] = []
         self.flags: list[Flag] = []
         self.award: Award | None = None
