@@ -394,6 +394,21 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
     assert kinds(run(hand(0.5))) == [("replacements_mismatch", 2)]
 
 
+def test_a_discard_seen_before_the_replacement_the_camera_confirms_late_is_in_order_at_a_camera_table() -> None:
+    """Seat 1 discards 1; seat 2's discard is seen half a second before seat 1's replacement (a camera confirms a
+    pitched card up to a second late): at a camera's table the replacement may have landed first, no flag. Seen 1.5 s
+    after, seat 2 discarded before seat 1 was served. From an entered stream, flagged at once."""
+    def hand(late_s: float) -> Script:
+        s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+        s.discard(1, 1).discard(2, 1)
+        s.frame += round((late_s - 0.5) * 30)
+        return s.replace(1).replace(2).act(1, "check").act(2, "check").act(3, "check")
+
+    assert kinds(run(hand(0.5), camera_table())) == []
+    assert kinds(run(hand(1.5), camera_table())) == [("draw_out_of_order", 2)]
+    assert kinds(run(hand(0.5))) == [("draw_out_of_order", 2)]
+
+
 def test_a_card_too_many_out_of_turn_is_one_flag() -> None:
     """Seat 1 gets a card out of turn, then the seat due (2) gets the next and the deal goes on: one misdeal flag
     for seat 1's extra card, not a skip of seats 2 and 3 around the table and a count flag."""

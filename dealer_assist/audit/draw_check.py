@@ -8,7 +8,8 @@ begins (their order on camera does not matter). The camera's count of each seat'
 whether a replacement too many or too few is an error or makes up for a flagged misdeal. The burn
 and a reshuffle are not seen by the camera; they are taken as done when the next card is due. At a camera's table
 (`TableConfig.camera`) a seat still owed replacements when the table moves on is flagged only if they do not land
-within `SHORT_GRACE_S` after: a camera confirms a pitched card up to a second late, after the next entry.
+within `SHORT_GRACE_S` after, and a discard is out of order only if the seat owed cards gets one `SHORT_GRACE_S` or
+more after it: a camera confirms a pitched card up to a second late.
 """
 
 from __future__ import annotations
@@ -143,6 +144,8 @@ class DrawChecks(RunState):
         assert held is not None
         owed_seat = self.hand.next_card_seat
         if replacement_seat is not None and replacement_seat == owed_seat:
+            if self.camera and t <= held.t + SHORT_GRACE_S:
+                return          # a replacement the camera confirmed late: it may have landed before the discard
             self._flag(FlagKind.DRAW_OUT_OF_ORDER, held.seat, f"seat {held.seat} discarded before seat {owed_seat} "
                        "got its replacements", held.t, held.frame, once=("early", self._draw_no, held.seat))
             return
