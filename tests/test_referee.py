@@ -388,10 +388,21 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
 
     assert kinds(run(hand(0.5), camera_table())) == []
     late = run(hand(1.5), camera_table())
-    assert kinds(late) == [("replacements_mismatch", 2)] and "(1 short)" in late.flags[0].message
+    assert kinds(late) == [("replacements_mismatch", 2)]
+    assert "seat 2 discarded 2 and got 1 replacement (1 short)" in late.flags[0].message
     moved_on = next(i for i in hand(1.5).items if isinstance(i, DealerAction) and i.seat == 1 and i.action == "check")
     assert late.flags[0].t == moved_on.t
     assert kinds(run(hand(0.5))) == [("replacements_mismatch", 2)]
+    # the next draw opening within that second does not change what the flag says of this one
+    quick = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check").discard(2, 2).replace(2, 1)
+    for item in ("check 1", "check 2", "check 3", "discard 1"):
+        quick.frame -= 6                                       # entries 0.3 s apart
+        word, seat = item.split()
+        quick.act(int(seat), "check") if word == "check" else quick.discard(int(seat), 1)
+    quick.replace(1).act(1, "check")
+    flags = run(quick, camera_table()).flags
+    assert [(f.kind.value, f.seat) for f in flags] == [("replacements_mismatch", 2)]
+    assert "seat 2 discarded 2 and got 1 replacement (1 short)" in flags[0].message
 
 
 def test_a_discard_seen_before_the_replacement_the_camera_confirms_late_is_in_order_at_a_camera_table() -> None:

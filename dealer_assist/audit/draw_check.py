@@ -15,7 +15,7 @@ more after it: a camera confirms a pitched card up to a second late.
 from __future__ import annotations
 
 from dealer_assist.audit.records import DealerAction, FlagKind, Severity
-from dealer_assist.audit.run_state import RunState
+from dealer_assist.audit.run_state import RunState, ShortDraw
 from dealer_assist.cards import Card
 from dealer_assist.rules.hand import Phase
 from dealer_assist.rules.steps import IllegalStep
@@ -162,28 +162,29 @@ class DrawChecks(RunState):
             owed = hand.owed_to(seat)
             got = self._received.get(seat, 0)
             if self.physical.get(seat, 0) < self.rules.hand_size:    # not a seat a misdeal left over
+                short = ShortDraw(self._declared.get(seat, 0), got, owed, t, frame, self._draw_no)
                 if self.camera and owed:
-                    self._short[seat] = (owed, t, frame, self._draw_no)
+                    self._short[seat] = short
                 else:
-                    self._short_flag(seat, got, owed, t, frame, self._draw_no)
+                    self._short_flag(seat, short)
             for _ in range(owed):
                 if not self._give(seat, None):
                     return
             seat = hand.next_card_seat
 
-    def _short_flag(self, seat: int, got: int, owed: int, t: float, frame: int | None, draw_no: int) -> None:
-        self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
-                   f"and got {got} replacement{'s' if got != 1 else ''} ({owed} short)", t, frame,
-                   once=("mismatch", draw_no, seat))
+    def _short_flag(self, seat: int, short: ShortDraw) -> None:
+        got = short.got
+        self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {short.discarded} and got {got} "
+                   f"replacement{'s' if got != 1 else ''} ({short.owed} short)", short.t, short.frame,
+                   once=("mismatch", short.draw_no, seat))
 
     def _release_short(self, now: float) -> None:
         """Seats left short whose replacements did not land within `SHORT_GRACE_S`: flagged, with the time the table
         moved on."""
-        for seat, (owed, t, frame, draw_no) in list(self._short.items()):
-            if now > t + SHORT_GRACE_S:
+        for seat, short in list(self._short.items()):
+            if now > short.t + SHORT_GRACE_S:
                 del self._short[seat]
-                got = self._received.get(seat, 0) if draw_no == self._draw_no else self._declared.get(seat, 0) - owed
-                self._short_flag(seat, got, owed, t, frame, draw_no)
+                self._short_flag(seat, short)
 
     def _flush_collected(self) -> None:
         """Discard-then-replace: the declarations seen, in the draw's order; seats not seen stood pat."""
@@ -269,12 +270,14 @@ class DrawChecks(RunState):
         if self._held is not None and self._held.seat == seat:
             self.pending.append(ev)
             return
-        if seat in self._short and ev.t <= self._short[seat][1] + SHORT_GRACE_S:
-            owed, t, frame, draw_no = self._short.pop(seat)     # the camera confirmed it late: it was in time
-            if draw_no == self._draw_no:
+        short = self._short.get(seat)
+        if short is not None and ev.t <= short.t + SHORT_GRACE_S:
+            short.got += 1                                       # the camera confirmed it late: it was in time
+            short.owed -= 1
+            if short.draw_no == self._draw_no:
                 self._received[seat] = self._received.get(seat, 0) + 1
-            if owed > 1:
-                self._short[seat] = (owed - 1, t, frame, draw_no)
+            if short.owed <= 0:
+                del self._short[seat]
             return
         if seat in self._declared or (hand.phase is Phase.DRAWING and seat in self._draw_seats()):
             got = self._received.get(seat, 0) + 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from dealer_assist.audit.deal import DealChecker
 from dealer_assist.audit.flags import make_flag
 from dealer_assist.audit.outputs import HandStart, Output
@@ -19,6 +21,18 @@ from dealer_assist.vision.events import (
 Pending = DealerAction | CardsShown | SeatFolded | CardReplaced
 
 
+@dataclass(slots=True)
+class ShortDraw:
+    """A seat a draw left short when the table moved on: what it discarded and got, what it is still owed, when."""
+
+    discarded: int
+    got: int
+    owed: int
+    t: float
+    frame: int | None
+    draw_no: int
+
+
 class RunState:
     """What the deal, draw, betting and showdown checks share: the Hand, the camera's counts, the outputs."""
 
@@ -29,9 +43,9 @@ class RunState:
         self.hand.post_all()
         self.camera = camera
         self.deal = DealChecker(self.hand.seats, start.rules.hand_size, camera=camera)
-        self._short: dict[int, tuple[int, float, int | None, int]] = {}
-        """At a camera's table, seats a draw left short when the table moved on: (replacements still owed, when, frame,
-        the draw), until they land within `SHORT_GRACE_S` (the camera confirmed them late) or that time passes."""
+        self._short: dict[int, ShortDraw] = {}
+        """At a camera's table, seats a draw left short when the table moved on, until their replacements land within
+        `SHORT_GRACE_S` (the camera confirmed them late) or that time passes."""
         self.outputs: list[Output] = []
         self.flags: list[Flag] = []
         self.award: Award | None = None
