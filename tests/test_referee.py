@@ -403,6 +403,17 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
     flags = run(quick, camera_table()).flags
     assert [(f.kind.value, f.seat) for f in flags] == [("replacements_mismatch", 2)]
     assert "seat 2 discarded 2 and got 1 replacement (1 short)" in flags[0].message
+    # the hand gathered, or the recording ended, within that second: the seat was short all the same
+    ended = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check").discard(2, 2).replace(2, 1)
+    ended.act(1, "check")
+    for tail in ("gather", "close"):
+        referee = Referee(camera_table(), RecordingSink())
+        script = Script(list(ended.items), ended.frame)
+        script.frame -= 9
+        referee.feed_all(script.gather().items if tail == "gather" else script.items)
+        if tail == "close":
+            referee.close(script.items[-1].t + 0.2)
+        assert kinds(referee) == [("replacements_mismatch", 2)], tail
 
 
 def test_a_discard_seen_before_the_replacement_the_camera_confirms_late_is_in_order_at_a_camera_table() -> None:

@@ -134,8 +134,14 @@ class HandRun(ShowdownChecks):
         self._drain()
         self._after(t, frame)
 
+    def release_held(self) -> None:
+        """The hand is over (gathered, or the recording ended): findings held for a late camera are raised now."""
+        if self._short:
+            self._release_short(float("inf"))
+
     def settle(self, t: float, frame: int | None) -> None:
         """The cards are being gathered: finish what the table finished (mucks at showdown) and award."""
+        self.release_held()
         self._finish_deal()
         hand = self.hand
         if hand.phase is Phase.BETTING and hand.round == self.rules.draws:

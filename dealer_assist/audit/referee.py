@@ -174,6 +174,9 @@ class Referee:
         """The stream ended: a finished hand is complete, one cut short is incomplete."""
         if self.run is None:
             return
+        self.run.outputs.clear()
+        self.run.release_held()
+        self._emit(self.hands[-1], list(self.run.outputs))
         if self.run.done:
             self._end_complete(t)
         else:
