@@ -414,6 +414,17 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
         if tail == "close":
             referee.close(script.items[-1].t + 0.2)
         assert kinds(referee) == [("replacements_mismatch", 2)], tail
+    # ... and the showdown that follows within the second: the award waits on the flag
+    last = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    for _ in range(2):                                         # draws 1 and 2: every seat stands pat
+        last.act(1, "check").act(2, "check").act(3, "check")
+    last.discard(2, 2).replace(2, 1)
+    for seat, cards in ((1, ""), (2, ""), (3, ""), (1, "Ac 2d 3h 4s"), (2, "Kc Qd 9h 8s"), (3, "Kd Qc 9s 8h")):
+        last.frame -= 12                                       # 0.1 s apart
+        last.act(seat, "check") if not cards else last.show(seat, cards)
+    referee = run(last, camera_table())
+    assert kinds(referee) == [("replacements_mismatch", 2)]
+    assert referee.hands[0].awards and referee.hands[0].awards[-1].pending == (0,)
 
 
 def test_a_discard_seen_before_the_replacement_the_camera_confirms_late_is_in_order_at_a_camera_table() -> None:

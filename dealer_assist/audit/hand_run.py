@@ -135,7 +135,8 @@ class HandRun(ShowdownChecks):
         self._after(t, frame)
 
     def release_held(self) -> None:
-        """The hand is over (gathered, or the recording ended): findings held for a late camera are raised now."""
+        """The hand is over or awarded (gathered, the recording ended, the pots awarded): findings held for a late
+        camera are raised now."""
         if self._short:
             self._release_short(float("inf"))
 
@@ -203,6 +204,7 @@ class HandRun(ShowdownChecks):
         if self._last_phase is Phase.DRAWING and (hand.phase is not Phase.DRAWING or hand.draw != self._last_draw):
             self.outputs.append(KeyMoment(f"draw {self._last_draw}", t, frame))
         if hand.phase is Phase.AWARDING:
+            self.release_held()                 # an award must see every flag that holds it
             self._flag_unapplied(t, frame)
             step = hand.award()
             assert isinstance(step, Awarded)
