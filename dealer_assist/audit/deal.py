@@ -23,10 +23,9 @@ a card out of turn at a seat dealt in, followed by the card of the seat that was
 later turn counted early (the camera confirms a landing a frame or a pitch early or late, or counts a pile one card
 over while a card is pitched past it), and fills that turn if no card lands there then (else it was a card too many,
 `card_to_wrong_seat` with its own time); and every wrong-seat or skip finding waits for the deal's end, where it is
-raised only if one of the seats it concerns (the seat, and the seat that was due or that got the card) was left short
-or over. A deal that leaves every seat its hand, seen in another order, is the camera's timing: no flag. Without
-`camera` (scripted or entered streams) the order is the dealer's: each finding is raised at once, as the house rules
-ask of a card dealt out of sequence.
+raised only if the deal left some seat short or over. A deal that leaves every seat its hand, seen in another order,
+is the camera's timing: no flag. Without `camera` (scripted or entered streams) the order is the dealer's: each
+finding is raised at once, as the house rules ask of a card dealt out of sequence.
 """
 
 from __future__ import annotations
@@ -42,15 +41,13 @@ TOGETHER_S = 0.25   # two cards landing at one seat this close together: one was
 
 @dataclass(frozen=True, slots=True)
 class DealNote:
-    """A finding about the deal: the flag kind, the seat, the words, and when (the card's event); `other`: the other
-    seat it concerns (the seat that was due, or the one that got a skipped seat's card), if any."""
+    """A finding about the deal: the flag kind, the seat, the words, and when (the card's event)."""
 
     kind: FlagKind
     seat: int
     message: str
     t: float
     frame: int | None
-    other: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +178,8 @@ class DealChecker:
             return slots, notes
         order = sorted([*self.order_notes, *(n for n in notes if n.kind in ORDER_KINDS)], key=lambda n: n.t)
         self.order_notes = []
-        # a finding about seats that all hold their hands was the camera's timing (or a slip the dealer made up)
-        off = {seat for seat in self.order if self.counts.get(seat, 0) != self.hand_size}
-        order = [n for n in order if n.seat in off or n.other in off]
+        if all(self.counts.get(seat, 0) == self.hand_size for seat in self.order):
+            order = []          # every seat holds its hand: what looked out of order was the camera's timing
         return slots, [*order, *(n for n in notes if n.kind not in ORDER_KINDS)]
 
     # -- internals ---------------------------------------------------------------------------------
@@ -272,9 +268,9 @@ class DealChecker:
             if self.camera and s in self.order:
                 self.early[s] = self.early.get(s, 0) + 1
                 self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
-                                                             landing.frame, e))
+                                                             landing.frame))
             else:
-                notes.append(self._wrong_seat(landing, message, e))
+                notes.append(self._wrong_seat(landing, message))
             self.pos = p
             return
         q = self._skip_target(p, s)
@@ -293,24 +289,24 @@ class DealChecker:
                 slots.append(Slot(skipped, None, False))
                 self.held.setdefault(skipped, []).append(DealNote(
                     FlagKind.SEAT_SKIPPED, skipped, f"seat {skipped} was skipped: the card due to it went to seat "
-                    f"{s}, and the deal carried on from seat {s}", landing.t, landing.frame, s))
+                    f"{s}, and the deal carried on from seat {s}", landing.t, landing.frame))
             slots.append(Slot(s, landing.card, True))
             self.pos = q + 1
             return
         self.short_explained[e] += 1
         slots.append(Slot(e, None, False))
-        notes.append(self._wrong_seat(landing, f"a card due to seat {e} went to {self._where(s)}", e))
+        notes.append(self._wrong_seat(landing, f"a card due to seat {e} went to {self._where(s)}"))
         self.pos = p + 1
 
     def _where(self, seat: int) -> str:
         """How a flag names the seat a stray card went to."""
         return f"seat {seat}" if seat in self.counts and seat in self.order else f"seat {seat} (not dealt in)"
 
-    def _wrong_seat(self, landing: _Landing, message: str, due: int) -> DealNote:
+    def _wrong_seat(self, landing: _Landing, message: str) -> DealNote:
         """The flag for a card that landed at a seat it was not due to; its extra card there is explained."""
         if landing.seat in self.over_explained:
             self.over_explained[landing.seat] += 1
-        return DealNote(FlagKind.CARD_TO_WRONG_SEAT, landing.seat, message, landing.t, landing.frame, due)
+        return DealNote(FlagKind.CARD_TO_WRONG_SEAT, landing.seat, message, landing.t, landing.frame)
 
     def _count_notes(self, only: int | None = None) -> list[DealNote]:
         notes: list[DealNote] = []
