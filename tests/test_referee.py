@@ -395,10 +395,12 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
     assert kinds(run(hand(0.5))) == [("replacements_mismatch", 2)]
     # the next draw opening within that second does not change what the flag says of this one
     quick = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check").discard(2, 2).replace(2, 1)
-    for item in ("check 1", "check 2", "check 3", "discard 1"):
+    for seat, step in ((1, "check"), (2, "check"), (3, "check"), (1, "discard")):
         quick.frame -= 6                                       # entries 0.3 s apart
-        word, seat = item.split()
-        quick.act(int(seat), "check") if word == "check" else quick.discard(int(seat), 1)
+        if step == "check":
+            quick.act(seat, "check")
+        else:
+            quick.discard(seat, 1)
     quick.replace(1).act(1, "check")
     flags = run(quick, camera_table()).flags
     assert [(f.kind.value, f.seat) for f in flags] == [("replacements_mismatch", 2)]
@@ -421,7 +423,10 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
     last.discard(2, 2).replace(2, 1)
     for seat, cards in ((1, ""), (2, ""), (3, ""), (1, "Ac 2d 3h 4s"), (2, "Kc Qd 9h 8s"), (3, "Kd Qc 9s 8h")):
         last.frame -= 12                                       # 0.1 s apart
-        last.act(seat, "check") if not cards else last.show(seat, cards)
+        if cards:
+            last.show(seat, cards)
+        else:
+            last.act(seat, "check")
     referee = run(last, camera_table())
     assert kinds(referee) == [("replacements_mismatch", 2)]
     assert referee.hands[0].awards and referee.hands[0].awards[-1].pending == (0,)

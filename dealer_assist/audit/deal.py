@@ -86,7 +86,7 @@ class DealChecker:
     armed: dict[int, float] = field(init=False)    # seat holding findings -> when its next card landed
     early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
     extra: dict[int, list[DealNote]] = field(init=False)   # seat -> its early cards that came out of turn, unflagged
-    order_notes: list[DealNote] = field(default_factory=list)   # wrong-seat and skip findings, until the deal ends
+    order_notes: list[DealNote] = field(init=False)   # camera: wrong-seat and skip findings, until the deal ends
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -98,6 +98,7 @@ class DealChecker:
         self.armed = {}
         self.early = {}
         self.extra = {}
+        self.order_notes = []
 
     @property
     def complete(self) -> bool:
@@ -114,10 +115,7 @@ class DealChecker:
     def card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         """A card landed at `seat`."""
         slots, notes = self._card(seat, card, t, frame)
-        if self.finished or not self.camera:
-            return slots, notes
-        self.order_notes += [n for n in notes if n.kind in ORDER_KINDS]
-        return slots, [n for n in notes if n.kind not in ORDER_KINDS]
+        return slots, notes if self.finished else self._hold_order(notes)
 
     def _card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         slots: list[Slot] = []
@@ -176,13 +174,21 @@ class DealChecker:
         notes += self._count_notes()
         if not self.camera:
             return slots, notes
-        order = sorted([*self.order_notes, *(n for n in notes if n.kind in ORDER_KINDS)], key=lambda n: n.t)
+        rest = self._hold_order(notes)
+        order = sorted(self.order_notes, key=lambda n: n.t)
         self.order_notes = []
         if all(self.counts.get(seat, 0) == self.hand_size for seat in self.order):
             order = []          # every seat holds its hand: what looked out of order was the camera's timing
-        return slots, [*order, *(n for n in notes if n.kind not in ORDER_KINDS)]
+        return slots, [*order, *rest]
 
     # -- internals ---------------------------------------------------------------------------------
+
+    def _hold_order(self, notes: list[DealNote]) -> list[DealNote]:
+        """At a camera's table, keep the wrong-seat and skip findings for the deal's end; the other notes."""
+        if not self.camera:
+            return notes
+        self.order_notes += [n for n in notes if n.kind in ORDER_KINDS]
+        return [n for n in notes if n.kind not in ORDER_KINDS]
 
     def _release_held(self, seat: int, t: float) -> list[DealNote]:
         """Raise the held skip findings of seats whose next card came alone (nothing with it since)."""
@@ -219,26 +225,30 @@ class DealChecker:
         if not self.early.get(seat):
             return False
         self.early[seat] -= 1
-        if self.extra.get(seat):
-            self.extra[seat].pop(0)
-            if not self.extra[seat]:
-                del self.extra[seat]
+        self._pop_extra(seat)
         slots.append(Slot(seat, None, True))
         return True
+
+    def _pop_extra(self, seat: int) -> DealNote | None:
+        """The finding of the seat's first early card that came out of turn, taken off its list (None: it has none)."""
+        held = self.extra.get(seat)
+        if not held:
+            return None
+        note = held.pop(0)
+        if not held:
+            del self.extra[seat]
+        return note
 
     def _too_many(self, seat: int, every: bool = False) -> list[DealNote]:
         """The seat's turn got a card of its own (or, `every`, the deal ended) while it held a card that came out of
         turn: that card was one too many, flagged now with its own time."""
         notes: list[DealNote] = []
-        while self.extra.get(seat):
-            note = self.extra[seat].pop(0)
+        while (note := self._pop_extra(seat)) is not None:
             self.early[seat] -= 1
             self.over_explained[seat] += 1
             notes.append(note)
             if not every:
                 break
-        if seat in self.extra and not self.extra[seat]:
-            del self.extra[seat]
         return notes
 
     def _use_early(self, slots: list[Slot]) -> bool:

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import DealerAssistError
@@ -462,6 +462,10 @@ class Tracker:
         behind = self._behind(since)
         if behind is not None:
             return "wait" if behind == "wait" else None
+        return self._phase_then(since)
+
+    def _phase_then(self, since: float) -> str | None:
+        """The phase the hints reported as of `since` (the latest change at or before it)."""
         return next((phase for at, phase in reversed(self._phases) if at <= since + _EPS), self._hint.phase)
 
     def _no_draw(self, since: float) -> bool:
@@ -478,7 +482,7 @@ class Tracker:
         if behind is not None:
             return "wait" if behind == "wait" else None
         hint = self._hint
-        phase = self._phase_at(since)
+        phase = self._phase_then(since)
         if seat in hint.folded or phase in ("betting", "showdown"):
             return "fold"
         return "discard" if phase == "draw" else None
@@ -659,10 +663,9 @@ class Tracker:
         hand = self._hand
         # the tracker's own account first (the referee's hint lags the video): the seat that discarded last and has not
         # had all its replacements, or a seat emptied in the draw whose replacements have not begun
-        if any(s != seat for s in hand.owed) or (
-                hand.drawing and any(s != seat and not q.partial for s, q in hand.pending.items())):
-            return True
-        return self._behind(p.t) != "gone" and self._hint.phase == "draw" and bool(self._hint.owed - {seat})
+        return (self._serving_another(seat)
+                or (hand.drawing and any(s != seat and not q.partial for s, q in hand.pending.items()))
+                or (self._behind(p.t) != "gone" and self._hint.phase == "draw" and bool(self._hint.owed - {seat})))
 
     def _serving_another(self, seat: int) -> bool:
         """Whether, by the tracker's own account, the dealer is still serving another seat's replacements (draw
@@ -800,9 +803,8 @@ class Tracker:
                 # card, and the rest may come back with the next frames.
                 back = min(p.count, delta - len(arrived_up))
                 if p.count > back:
-                    hand.pending[seat] = _Pending(p.t, p.frame, p.count - back, (), partial=True,
-                                                  due=commit.entries[-1].t + cfg.partial_hold_s, vanished=p.vanished,
-                                                  box=True)
+                    hand.pending[seat] = replace(p, count=p.count - back, due=commit.entries[-1].t + cfg.partial_hold_s,
+                                                 box=True)
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
                 if back == p.count and self._drawing(seat, p):
