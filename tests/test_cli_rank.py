@@ -58,3 +58,24 @@ def test_bad_input_is_a_one_line_error_with_status_2() -> None:
         assert code == 2, args
         assert out == ""
         assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_a_fault_inside_the_tool_is_one_line_and_a_report_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A bug (not bad input) ends the command with one line naming the fault, its place and the report file, exit
+    status 3; the file holds the command line and the whole traceback."""
+    import dealer_assist.cli.rank as rank_cmd
+
+    def broken(game: str, text: str) -> None:
+        raise KeyError(5)
+
+    monkeypatch.setattr(rank_cmd, "_evaluate", broken)
+    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path))
+    result = CliRunner().invoke(cli, ["rank", "Ac", "2d", "4h", "Kh"])
+    assert result.exit_code == 3
+    line = result.stderr.strip()
+    assert "\n" not in line and "Traceback" not in result.output
+    assert line.startswith("error: internal error (KeyError: 5 at cli/rank.py:")
+    reports = list(tmp_path.glob("crash-*.txt"))
+    assert len(reports) == 1 and str(reports[0]) in line
+    text = reports[0].read_text()
+    assert "Traceback (most recent call last)" in text and "KeyError: 5" in text

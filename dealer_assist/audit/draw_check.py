@@ -248,6 +248,10 @@ class DrawChecks(RunState):
         hand = self.hand
         self._sync_draw()
         seat = ev.seat
+        if seat not in hand.index_of:                # a card pitched to an empty seat (or a stray the camera saw)
+            self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"a card arrived at seat {seat}, which has no player in this "
+                       "hand", ev.t, ev.frame, severity=Severity.WARNING, once=("no-player", self._draw_no, seat))
+            return
         self.physical[seat] = self.physical.get(seat, 0) + 1
         if self._first_card_t is None and hand.phase is Phase.DRAWING:
             self._first_card_t = ev.t

@@ -48,6 +48,13 @@ class LazyGroup(click.Group):
         except DealerAssistError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug, not bad input: one line here, the traceback in a file
+            from dealer_assist.cli.crash_report import one_line, write_report
+
+            click.echo(f"error: {one_line(exc, write_report(exc, sys.argv[1:]))}", err=True)
+            ctx.exit(3)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True)
