@@ -17,7 +17,8 @@ EndStatus = Literal["complete", "misdeal", "void", "incomplete"]
 
 @dataclass(frozen=True, slots=True)
 class HandStart:
-    """A new deal: its number at this referee, the button, each seat's chips and the house rules."""
+    """A new deal: its number at this referee, the button, each seat's chips and the house rules; `camera`: refereed
+    as a camera's table (`TableConfig.camera`), which the hand log keeps so that the hand can be refereed again."""
 
     number: int
     button: int
@@ -25,6 +26,7 @@ class HandStart:
     rules: HouseRules
     t: float
     frame: int | None
+    camera: bool = False
 
     @property
     def stacks_by_seat(self) -> dict[int, int]:

@@ -235,7 +235,7 @@ class Referee:
 
     def _rebuild(self, record: HandRecord, *, in_time_order: bool = False) -> list[Output]:
         """Referee the hand again from its start (corrected, or in time order); emit only what is new."""
-        run = HandRun(record.start, camera=self.table.camera)
+        run = HandRun(record.start, camera=record.start.camera)
         items = [(i, item if (fix := record.misreads.get(i)) is None else _with_card(item, fix))
                  for i, item in enumerate(record.inputs)]
         if in_time_order or self._time_ordered.get(record.start.number):
@@ -264,9 +264,10 @@ class Referee:
     def _start(self, t: float, frame: int | None) -> None:
         button = self.upcoming_button
         stacks = dict(self._stacks)
-        start = HandStart(len(self.hands) + 1, button, tuple(sorted(stacks.items())), self.table.rules, t, frame)
+        start = HandStart(len(self.hands) + 1, button, tuple(sorted(stacks.items())), self.table.rules, t, frame,
+                          self.table.camera)
         self.hands.append(HandRecord(start))
-        self.run = HandRun(start, camera=self.table.camera)
+        self.run = HandRun(start, camera=start.camera)
         self._button, self._button_moved, self._first = button, None, False
         self.sink.hand_started(start)
         early, self._early = self._early, []

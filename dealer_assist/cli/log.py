@@ -55,8 +55,8 @@ def _hand_id(text: str) -> int:
 
 @click.group(cls=_OneLineErrors)
 def log() -> None:
-    """Review the hand log: verify its hash chain, list hands, tell a hand's story, export it; make and adopt
-    the key that signs its chain head.
+    """Review the hand log: verify its hash chain, list hands, tell a hand's story, referee it again, export it;
+    make and adopt the key that signs its chain head.
 
     The log is a SQLite file (browse it with Datasette); key frames are JPEG files in a folder
     beside it. These commands only read it, but for `sign`, which signs its anchor file.
@@ -172,6 +172,39 @@ def show(log_path: Path | None, hand: str) -> None:
     with _open(log_path) as hand_log:
         story = hand_log.story(_hand_id(hand))
         click.echo(render_story(story, recorder_active=writer_active(hand_log.path)))
+
+
+@log.command()
+@log_option
+@click.argument("hand", required=False)
+@click.option("--all", "all_hands", is_flag=True, help="Recheck every hand instead of one.")
+def recheck(log_path: Path | None, hand: str | None, all_hands: bool) -> None:
+    """Referee HAND (or --all hands) again from its recorded events and actions, under its recorded house rules,
+    seats, button and camera mode, and compare the flags, award and end with the recorded ones; exit status 1
+    and one line per difference if any. Hands still being recorded are skipped."""
+    from dealer_assist.store.recheck import recheck as recheck_story  # the referee: only for this command
+
+    if bool(hand) == all_hands:
+        raise DealerAssistError("give either a HAND id or --all")
+    differing = checked = 0
+    with _open(log_path) as hand_log:
+        ids = hand_log.hand_ids() if all_hands else [_hand_id(hand or "")]
+        for hand_id in ids:
+            story = hand_log.story(hand_id)
+            if story.end is None and all_hands:
+                click.echo(f"hand {hand_id}: not ended yet; skipped")
+                continue
+            result = recheck_story(story)
+            checked += 1
+            click.echo(result.summary())
+            for line in result.differences:
+                click.echo(f"  {line}")
+            differing += not result.same
+    if differing:
+        click.echo(f"FAILED: {differing} of {checked} hand(s) differ from the record", err=True)
+        sys.exit(1)
+    if all_hands:
+        click.echo(f"ok: {checked} hand(s) follow from their recorded events and actions")
 
 
 @log.command()

@@ -44,7 +44,7 @@ def story_dict(story: HandStory) -> dict[str, Any]:
     hand = asdict(story.hand)
     hand["seats"] = {str(k): v for k, v in story.hand.seats.items()}
     return {
-        "hand": {**hand, "seq": story.seq, "t": story.t, "house_rules": story.house_rules},
+        "hand": {**hand, "seq": story.seq, "t": story.t, "house_rules": story.house_rules, "camera": story.camera},
         "records": [record_dict(r) for r in story.records],
         "end": asdict(story.end) if story.end else None,
     }

@@ -60,7 +60,7 @@ from dealer_assist.store.records import (
     HandSummary,
     RecordRef,
 )
-from dealer_assist.store.schema import CHAINED_TABLES, pending_migrations
+from dealer_assist.store.schema import CHAINED_TABLES, blocking_migrations
 from dealer_assist.store.verify import VerifyReport, verify_log
 from dealer_assist.vision.events import TableEvent
 
@@ -170,7 +170,7 @@ class HandLog:
         conn = connect(db_path, readonly=True)
         log = cls(db_path, conn, None, "process")
         try:
-            pending = pending_migrations(conn)
+            pending = blocking_migrations(conn)
             if pending is None:
                 raise DealerAssistError(f"{db_path} is not a Dealer Assist hand log (no migrations table)")
             if pending:
@@ -425,8 +425,9 @@ class HandLog:
     @_locked
     def start_hand(self, session_id: int, *, button: int, stacks: Mapping[int, int], game: str = "badugi",
                    number: int | None = None, house_rules: str | Mapping[str, Any] | None = None,
-                   t: float | None = None, started_at: datetime | None = None) -> int:
-        """Record a new hand (seats and their starting stacks); returns its id. House rules default to the table's."""
+                   t: float | None = None, started_at: datetime | None = None, camera: bool | None = None) -> int:
+        """Record a new hand (seats and their starting stacks); returns its id. House rules default to the table's;
+        `camera`: refereed as a camera's table or strictly (None: not said, as in hands entered by hand)."""
         session = self.conn.execute(
             'SELECT s.table_id, s.dealer_id, t.house_rules FROM sessions s JOIN "tables" t ON t.id = s.table_id '
             "WHERE s.id = ?", (session_id,)).fetchone()
@@ -444,6 +445,7 @@ class HandLog:
             "table_id": table_id, "session_id": session_id, "dealer_id": dealer_id, "number": number,
             "game": game, "button": button, "house_rules": table_rules if house_rules is None else
             _rules_text(house_rules), "seats": canonical_json(seats), "started_at": when, "t": t,
+            "camera": None if camera is None else int(bool(camera)),
         }
         hand_id = self._write("hands", values).id
         self._open_hands.add(hand_id)

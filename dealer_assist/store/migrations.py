@@ -1,7 +1,8 @@
 """The hand log's schema, as numbered sqlite-utils migrations (each runs in one transaction).
 
 Imported only when a log is opened for recording: sqlite-utils takes a while to import, and the
-read-only commands (`log show`, `log list`) do without it (see `schema.pending_migrations`).
+read-only commands (`log show`, `log list`) do without it (see `schema.pending_migrations`;
+an additive migration, `schema.ADDITIVE_MIGRATIONS`, does not stop them reading an older log).
 
 Migrations are frozen once released: change the schema by adding `m002_...`, never by editing
 `m001`. A migration may add nullable columns to a record table (old rows keep their hashes, see
@@ -82,6 +83,13 @@ def m001_initial_schema(db: Database) -> None:
         table, cols = index.split("(")
         db.execute(f'CREATE INDEX "ix_{table}_{i}" ON "{table}"({cols}')
     db.execute(_V1_VIEW)
+
+
+@migrations()
+def m002_hand_camera(db: Database) -> None:
+    """`hands.camera`: 1 when the hand was refereed as a camera's table (early and late counts allowed), 0 when
+    strictly; NULL for hands recorded before this column (their rows and hashes are unchanged)."""
+    db.execute("ALTER TABLE hands ADD COLUMN camera INTEGER")
 
 
 def apply_migrations(conn: sqlite3.Connection) -> None:

@@ -96,7 +96,11 @@ def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str 
 
 def _rows(conn: sqlite3.Connection, table: str, hand_id: int) -> list[dict[str, Any]]:
     """A table's rows for one hand as dicts, in chain order."""
-    cur = conn.execute(f'SELECT * FROM "{table}" WHERE hand_id = ? ORDER BY seq', (hand_id,))
+    return _rows_where(conn, table, "hand_id", hand_id)
+
+
+def _rows_where(conn: sqlite3.Connection, table: str, column: str, value: int) -> list[dict[str, Any]]:
+    cur = conn.execute(f'SELECT * FROM "{table}" WHERE {column} = ? ORDER BY seq', (value,))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur]
 
@@ -106,7 +110,8 @@ def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
     head = conn.execute(_SUMMARY + " WHERE h.id = ?", (hand_id,)).fetchone()
     if head is None:
         raise DealerAssistError(f"no hand {hand_id} in the log; `dealer-assist log list` shows the hands")
-    seq, rules, t = conn.execute("SELECT seq, house_rules, t FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    row = _rows_where(conn, "hands", "id", hand_id)[0]  # SELECT *: an older log has no `camera` column
+    seq, rules, t, camera = row["seq"], row["house_rules"], row["t"], row.get("camera")
     records: list[StoredRecord] = []
     for r in _rows(conn, "events", hand_id):
         records.append(StoredEvent(r["id"], r["seq"], r["recorded_at"], event_from_dict(json.loads(r["payload"]))))
@@ -131,4 +136,5 @@ def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
     if ends:
         e = ends[0]
         end = HandEnd(e["id"], e["seq"], e["status"], e["reason"], e["ended_at"], e["t"])
-    return HandStory(hand=_summary(head), seq=seq, house_rules=rules, t=t, records=tuple(records), end=end)
+    return HandStory(hand=_summary(head), seq=seq, house_rules=rules, t=t, records=tuple(records), end=end,
+                     camera=None if camera is None else bool(camera))

@@ -152,7 +152,8 @@ StoredRecord = StoredEvent | StoredAction | StoredFlag | StoredAward | StoredCor
 
 @dataclass(frozen=True, slots=True)
 class HandStory:
-    """Everything recorded about one hand, in the order it was written (by chain sequence)."""
+    """Everything recorded about one hand, in the order it was written (by chain sequence). `camera`: refereed as a
+    camera's table (True) or strictly (False); None when the log did not say (hands recorded before it kept this)."""
 
     hand: HandSummary
     seq: int
@@ -160,3 +161,4 @@ class HandStory:
     t: float | None
     records: tuple[StoredRecord, ...] = field(default=())
     end: HandEnd | None = None
+    camera: bool | None = None

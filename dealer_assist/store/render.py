@@ -155,6 +155,9 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     rules = [r.strip() for r in story.house_rules.splitlines() if r.strip() and not r.startswith("#")]
     if rules:
         lines.append("House rules: " + "; ".join(rules))
+    if story.camera is not None:
+        lines.append("Refereed as a camera's table (a card's landing seen a frame or a pitch early or late is allowed)"
+                     if story.camera else "Refereed strictly (every event in its exact order)")
     notes: dict[tuple[str, int], list[str]] = {}
     for rec in story.records:
         if isinstance(rec, StoredCorrection) and rec.target_table != "hands":

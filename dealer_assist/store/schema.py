@@ -9,7 +9,10 @@ from __future__ import annotations
 import sqlite3
 
 MIGRATION_SET = "dealer_assist.hand_log"
-MIGRATION_NAMES: tuple[str, ...] = ("m001_initial_schema",)
+MIGRATION_NAMES: tuple[str, ...] = ("m001_initial_schema", "m002_hand_camera")
+ADDITIVE_MIGRATIONS = frozenset({"m002_hand_camera"})
+"""Migrations that only add nullable columns: a log without them still reads (the column reads as NULL), so a
+read-only copy kept as evidence need not be opened for recording to be shown or verified."""
 MIGRATIONS_TABLE = "_sqlite_migrations"
 
 # Every record table; all are append-only and hash-chained (`seq`, `prev`, `hash`).
@@ -32,3 +35,9 @@ def pending_migrations(conn: sqlite3.Connection) -> list[str] | None:
     applied = {r[0] for r in conn.execute(
         f"SELECT name FROM {MIGRATIONS_TABLE} WHERE migration_set = ?", (MIGRATION_SET,))}
     return [name for name in MIGRATION_NAMES if name not in applied]
+
+
+def blocking_migrations(conn: sqlite3.Connection) -> list[str] | None:
+    """The pending migrations a reader cannot do without (all but the additive ones); None as `pending_migrations`."""
+    pending = pending_migrations(conn)
+    return None if pending is None else [name for name in pending if name not in ADDITIVE_MIGRATIONS]

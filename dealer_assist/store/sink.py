@@ -73,7 +73,7 @@ class HandLogSink:
     def hand_started(self, start: HandStart) -> None:
         self.hand_ids[start.number] = self.log.start_hand(
             self.session_id, button=start.button, stacks=start.stacks_by_seat, game=start.rules.game,
-            house_rules=start.rules.to_dict(), t=start.t)
+            house_rules=start.rules.to_dict(), t=start.t, camera=start.camera)
 
     def recorded(self, hand: int, index: int, item: TableEvent | DealerAction, phase: str) -> None:
         hand_id = self.hand_ids[hand]

@@ -6,8 +6,6 @@ file gives a message, never an exception.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,16 +208,6 @@ class ReviewModel:
         raise ValueError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
 
 
-def _rules_data(text: str) -> dict[str, object]:
-    """A hand's house rules as stored: TOML (the store's form) or JSON."""
-    if not text.strip():
-        return {}
-    try:
-        return dict(tomllib.loads(text))
-    except tomllib.TOMLDecodeError:
-        return dict(json.loads(text))
-
-
 class _SeatReplay:
     """Replays a stored hand's events and actions through a fresh Referee to know each seat's state
     after every record (the log keeps what was seen; the state is derived, deterministically)."""
@@ -235,10 +223,12 @@ class _SeatReplay:
             from dealer_assist.audit.referee import Referee
             from dealer_assist.audit.table import TableConfig
             from dealer_assist.rules.house_rules import HouseRules
+            from dealer_assist.store.recheck import table_config
 
-            data = _rules_data(story.house_rules)
-            rules = HouseRules.from_dict(data) if data else HouseRules()
-            config = TableConfig(rules, tuple(sorted(story.hand.seats.items())), story.hand.button)
+            if story.house_rules.strip():
+                config = table_config(story)
+            else:
+                config = TableConfig(HouseRules(), tuple(sorted(story.hand.seats.items())), story.hand.button)
             self.referee = Referee(config)
             self._states = hand_seat_states
         except (DealerAssistError, ValueError, TypeError, KeyError):  # unknown rules: no seat states

@@ -1,0 +1,242 @@
+"""Referee a recorded hand again from its recorded events and actions, and compare with what was recorded.
+
+A surveillance reviewer settling a dispute asks whether the log's flags and award follow from what the
+camera saw and the dealer entered, under the house rules the hand was played with. `recheck` answers it:
+a fresh Referee is fed the hand's events, actions and the floor's in-hand corrections in the order they were
+written, under the recorded house rules, seats, button and camera mode, and its flags, award and end are
+compared with the recorded ones. The referee is deterministic, so any difference means the log and the
+referee disagree: a flag or award written by something else, or a referee that changed since.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from dealer_assist.audit.outputs import AwardMade, Correction, HandEnded, HandStart, Output
+from dealer_assist.audit.records import DealerAction, Flag
+from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
+from dealer_assist.cards import parse_card
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.store.chain import canonical_json
+from dealer_assist.store.jsonable import to_jsonable
+from dealer_assist.store.records import (
+    HandStory,
+    StoredAction,
+    StoredAward,
+    StoredCorrection,
+    StoredEvent,
+    StoredFlag,
+)
+from dealer_assist.vision.events import TableEvent
+
+
+def house_rules_data(text: str) -> dict[str, Any]:
+    """A hand's house rules as stored: TOML (the store's form) or JSON; {} when none were recorded."""
+    if not text.strip():
+        return {}
+    try:
+        return dict(tomllib.loads(text))
+    except tomllib.TOMLDecodeError:
+        try:
+            return dict(json.loads(text))
+        except (json.JSONDecodeError, TypeError, ValueError):
+            raise DealerAssistError("the hand's recorded house rules are neither TOML nor a JSON object") from None
+
+
+def table_config(story: HandStory) -> TableConfig:
+    """The table as the hand was refereed: its house rules, seats and stacks, button and camera mode (strict when
+    the log does not say)."""
+    data = house_rules_data(story.house_rules)
+    if not data:
+        raise DealerAssistError(f"hand {story.hand.id} has no house rules recorded, so it cannot be refereed again")
+    rules = HouseRules.from_dict(data)
+    return TableConfig(rules, tuple(sorted(story.hand.seats.items())), story.hand.button, bool(story.camera))
+
+
+@dataclass(frozen=True, slots=True)
+class Recheck:
+    """The outcome for one hand: how many inputs were refereed again, the recorded flag and award counts, and
+    each difference as a sentence (none: the record follows from its inputs)."""
+
+    hand_id: int
+    inputs: int
+    flags: int
+    awards: int
+    camera: bool | None
+    differences: tuple[str, ...]
+
+    @property
+    def same(self) -> bool:
+        return not self.differences
+
+    def summary(self) -> str:
+        mode = {True: "a camera's table", False: "strict", None: "strict (the log does not say)"}[self.camera]
+        what = f"{self.inputs} events and actions, refereed as {mode}"
+        if self.same:
+            return (f"hand {self.hand_id}: the same {_count(self.flags, 'flag')} and {_count(self.awards, 'award')} "
+                    f"as recorded ({what})")
+        return f"hand {self.hand_id}: DIFFERS from the record in {_count(len(self.differences), 'point')} ({what})"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class _Collector:
+    """A RefereeSink keeping the replayed hand's flags, awards and end."""
+
+    def __init__(self) -> None:
+        self.flags: list[Flag] = []
+        self.awards: list[AwardMade] = []
+        self.ends: list[HandEnded] = []
+        self.hands = 0
+
+    def hand_started(self, start: HandStart) -> None:
+        self.hands += 1
+
+    def recorded(self, hand: int, index: int, item: TableEvent | DealerAction, phase: str) -> None:
+        pass
+
+    def output(self, hand: int, out: Output, number: int | None) -> None:
+        if isinstance(out, Flag):
+            self.flags.append(out)
+        elif isinstance(out, AwardMade):
+            self.awards.append(out)
+
+    def corrected(self, hand: int, correction: Correction) -> None:
+        pass
+
+    def hand_ended(self, end: HandEnded) -> None:
+        self.ends.append(end)
+
+
+def _flag_values(flag: StoredFlag | Flag) -> dict[str, Any]:
+    """What a flag row holds (the snapshot aside), for comparing a recorded flag with a replayed one."""
+    if isinstance(flag, Flag):
+        data = flag.to_dict()
+        return {k: data[k] for k in ("kind", "severity", "seat", "rule", "option", "t", "frame", "message")}
+    return {"kind": flag.kind, "severity": flag.severity, "seat": flag.seat, "rule": flag.rule, "option": flag.option,
+            "t": flag.t, "frame": flag.frame, "message": flag.message}
+
+
+def _flag_text(values: dict[str, Any]) -> str:
+    seat = f" seat {values['seat']}" if values["seat"] is not None else ""
+    return f"{values['severity']} {values['kind']}{seat} at {values['t']:.2f} s: {values['message']}"
+
+
+def _award_values(made: AwardMade, flag_ids: list[int]) -> dict[str, Any]:
+    """The payload the hand log writes for an award (`store.sink.HandLogSink`), normalised through JSON."""
+    payload = to_jsonable(made.award)
+    if made.pending:
+        payload = {**payload, "pending_flag_ids": [flag_ids[n] if n < len(flag_ids) else None for n in made.pending]}
+    return dict(json.loads(canonical_json(payload)))
+
+
+def _correction(rec: StoredCorrection, input_of: dict[tuple[str, int], int],
+                flag_number: dict[int, int]) -> Correction:
+    """The referee's Correction for a recorded in-hand correction (its targets mapped back to the hand's numbering)."""
+    target: int | None = None
+    card = was = None
+    status = None
+    if rec.kind == "misread_card":
+        target = input_of.get((rec.target_table, rec.target_id))
+        card = parse_card(rec.data["card"]) if rec.data.get("card") else None
+        was = parse_card(rec.data["was"]) if rec.data.get("was") else None
+    elif rec.kind in ("accept_flag", "dismiss_flag"):
+        target = flag_number.get(rec.target_id)
+    elif rec.kind == "void_hand":
+        status = rec.data.get("status", "void")
+    return Correction(rec.kind, rec.reason, rec.by, target=target, card=card, was=was,  # type: ignore[arg-type]
+                      status=status, t=rec.t or 0.0)
+
+
+def recheck(story: HandStory) -> Recheck:
+    """Referee the hand again from its records and list where the recorded flags, award and end differ."""
+    collector = _Collector()
+    referee = Referee(table_config(story), collector)
+    input_of: dict[tuple[str, int], int] = {}
+    flag_number: dict[int, int] = {}
+    recorded_flags: list[StoredFlag] = []
+    recorded_awards: list[StoredAward] = []
+    differences: list[str] = []
+    inputs = 0
+    end_seq = story.end.seq if story.end is not None else None
+    for rec in story.records:
+        ended = end_seq is not None and rec.seq > end_seq
+        item: TableEvent | DealerAction | Correction | None = None
+        if isinstance(rec, StoredEvent):
+            item = rec.event
+            input_of[("events", rec.id)] = inputs
+        elif isinstance(rec, StoredAction):
+            item = DealerAction(rec.seat, rec.action, rec.amount, t=rec.t, source=rec.source)  # type: ignore[arg-type]
+            input_of[("actions", rec.id)] = inputs
+        elif isinstance(rec, StoredFlag):
+            flag_number[rec.id] = len(recorded_flags)
+            recorded_flags.append(rec)
+        elif isinstance(rec, StoredAward):
+            recorded_awards.append(rec)
+        elif isinstance(rec, StoredCorrection) and not ended and referee.run is not None:
+            item = _correction(rec, input_of, flag_number)  # after the end, a correction is the floor's, not refereed
+        if item is None:
+            continue
+        if not isinstance(item, Correction):
+            inputs += 1
+        try:
+            referee.feed(item)
+        except DealerAssistError as exc:
+            differences.append(f"record #{rec.seq} cannot be refereed again: {exc}")
+            break
+    if story.end is not None and referee.run is not None:
+        referee.close(story.end.t if story.end.t is not None else _last_t(story))
+    differences += _compare_flags(recorded_flags, collector.flags)
+    differences += _compare_awards(recorded_awards, collector.awards, [f.id for f in recorded_flags])
+    if collector.hands > 1:
+        differences.append(f"the recorded inputs make {collector.hands} hands when refereed again, not one")
+    if story.end is not None and collector.ends and collector.ends[0].status != story.end.status:
+        differences.append(f"the hand ended {story.end.status} in the log; refereed again it ends "
+                           f"{collector.ends[0].status}")
+    return Recheck(story.hand.id, inputs, len(recorded_flags), len(recorded_awards), story.camera, tuple(differences))
+
+
+def _last_t(story: HandStory) -> float:
+    times = [t for r in story.records if (t := getattr(r, "t", None)) is not None]
+    return max(times, default=0.0)
+
+
+def _compare_flags(recorded: list[StoredFlag], replayed: list[Flag]) -> list[str]:
+    return _compare("flag", [(f.id, _flag_values(f)) for f in recorded], [_flag_values(f) for f in replayed],
+                    _flag_text)
+
+
+def _compare_awards(recorded: list[StoredAward], replayed: list[AwardMade], flag_ids: list[int]) -> list[str]:
+    return _compare("award", [(a.id, a.award) for a in recorded], [_award_values(a, flag_ids) for a in replayed],
+                    _award_text)
+
+
+def _compare(noun: str, recorded: list[tuple[int, dict[str, Any]]], replayed: list[dict[str, Any]],
+             text: Callable[[dict[str, Any]], str]) -> list[str]:
+    """One sentence per position where the recorded rows (id, values) and the replayed values differ."""
+    out = []
+    for n in range(max(len(recorded), len(replayed))):
+        row_id, was = recorded[n] if n < len(recorded) else (None, None)
+        now = replayed[n] if n < len(replayed) else None
+        if was == now:
+            continue
+        if now is None:
+            out.append(f"{noun} #{row_id} is in the log but not made when refereed again: {text(was or {})}")
+        elif was is None:
+            out.append(f"refereed again, {noun} {n + 1} is made but not in the log: {text(now)}")
+        else:
+            out.append(f"{noun} #{row_id} in the log: {text(was)}; refereed again: {text(now)}")
+    return out
+
+
+def _award_text(payload: dict[str, Any]) -> str:
+    totals = payload.get("totals")
+    return f"totals {canonical_json(totals)}" if totals is not None else canonical_json(payload)
