@@ -319,3 +319,20 @@ def test_referee_flag_reaches_the_flag_list(qtbot, qapp, app_dirs: Path) -> None
     SCREENSHOTS.mkdir(exist_ok=True)
     qtbot.wait(50)
     window.grab().save(str(SCREENSHOTS / "live_with_flag.png"))
+
+
+def test_a_fault_inside_the_app_is_one_status_line_and_a_report(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug during a session (an exception escaping a slot reaches `report_fault` through sys.excepthook): the
+    window stays up, the status bar names the fault and the report file, which holds the traceback."""
+    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(app_dirs / "crash"))
+    window = _window(qtbot, qapp, app_dirs)
+    try:
+        {}[7]
+    except KeyError as exc:
+        line = window.report_fault(exc)
+    assert line.startswith("internal error (KeyError: 7") and "everything recorded before it is kept" in line
+    assert window.statusBar().currentMessage() == line and window.isVisible()
+    reports = list((app_dirs / "crash").glob("crash-*.txt"))
+    assert len(reports) == 1 and str(reports[0]) in line
+    assert "KeyError: 7" in reports[0].read_text()

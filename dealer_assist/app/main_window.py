@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -55,7 +56,7 @@ from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction, Flag, Prompt
-from dealer_assist.errors import DealerAssistError
+from dealer_assist.errors import DealerAssistError, fault_line, fault_report
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.handlog import HandLog
@@ -668,6 +669,14 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             self.show_notice(f"Could not save settings to {self.settings_path}: {exc}")
 
+    def report_fault(self, exc: BaseException) -> str:
+        """A fault inside the tool during a session (a bug, not bad input): the traceback to a report file, one line
+        on the status bar (kept until the next message) and on stderr; the window and the hand log carry on."""
+        line = fault_line(exc, fault_report(exc, sys.argv[1:]))
+        self.statusBar().showMessage(line)
+        print(f"error: {line}", file=sys.stderr, flush=True)
+        return line
+
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
         self.demo_timer.stop()
@@ -752,6 +761,14 @@ def _run_window(demo: bool, mode: str | None, settings_path: Path | None, screen
     window = MainWindow(settings, settings_path, notice=notice, demo=demo, auto_bet=auto_bet, seed=seed,
                        video=auto_bet)
     window.show()
+
+    def on_fault(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, exc, tb)
+        else:
+            window.report_fault(exc)
+
+    sys.excepthook = on_fault  # an exception escaping a Qt slot comes here instead of a traceback on the terminal
     shown_s = time.perf_counter() - started
     window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from dealer_assist import __version__
-from dealer_assist.errors import DealerAssistError
+from dealer_assist.errors import DealerAssistError, fault_line, fault_report
 
 # Subcommands are imported only when used, so `dealer-assist rank` never pays for cv2 or Qt.
 COMMANDS: dict[str, str] = {
@@ -51,9 +51,7 @@ class LazyGroup(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # a bug, not bad input: one line here, the traceback in a file
-            from dealer_assist.cli.crash_report import one_line, write_report
-
-            click.echo(f"error: {one_line(exc, write_report(exc, sys.argv[1:]))}", err=True)
+            click.echo(f"error: {fault_line(exc, fault_report(exc, sys.argv[1:]))}", err=True)
             ctx.exit(3)
 
 
