@@ -108,3 +108,46 @@ def test_view_browses_and_catches_tampering(qtbot, qapp: QApplication, log_path:
     model.reload()
     assert not view.verify() and "TAMPERED" in view.status.text()
     model.close()
+
+
+def test_recheck_button_referees_the_hand_again(qtbot, qapp: QApplication, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A hand the referee recorded rechecks the same; one whose flag the referee never raised is shown as differing,
+    naming the flag; a hand with no house rules recorded says it cannot be refereed again."""
+    from test_referee_sim import simulated
+
+    from dealer_assist.audit.referee import Referee
+    from dealer_assist.store.sink import HandLogSink
+
+    path = tmp_path / "log.sqlite"
+    with HandLog.open(path) as log:
+        config, items, _ = simulated("badugi-limit", 1, ["wrong_seat"])
+        referee = Referee(config, HandLogSink(log, log.open_session("T1", "Dana")))
+        referee.feed_all(items)
+        referee.close(items[-1].t + 1)
+        session = log.open_session("T1", "Mallory")
+        forged = log.start_hand(session, button=config.button, stacks=config.stacks_by_seat,
+                                house_rules=config.rules.to_dict(), camera=False)
+        log.record_event(forged, items[0])
+        log.record_flag(forged, Flag(FlagKind.SEAT_SKIPPED, Severity.MISDEAL, 2, "made up", None, "skipped", 1.0))
+        log.end_hand(forged, "misdeal", t=2.0)
+        bare = log.start_hand(session, button=3, stacks={1: 100, 2: 100})
+        log.end_hand(bare, "void", t=1.0)
+    theme.apply_theme(qapp)
+    model = ReviewModel(path)
+    view = ReviewView(model)
+    qtbot.addWidget(view)
+    view.show()
+    view.search()
+    view.hands.setCurrentRow(-1)
+    assert not view.recheck() and "Choose a hand" in view.status.text()
+    view.hands.setCurrentRow(2)                            # newest first: the refereed hand is last
+    assert view.recheck(), view.status.text()
+    assert view.status.text().startswith("Hand 1 rechecked: refereed again from its ") and "same 1 flag(s)" in \
+        view.status.text()
+    view.hands.setCurrentRow(1)
+    assert not view.recheck()
+    assert view.status.text().startswith(f"Hand {forged} DIFFERS from its record: flag #2 is in the log but not made")
+    view.hands.setCurrentRow(0)
+    assert not view.recheck()
+    assert view.status.text() == "Hand 3 cannot be refereed again: no house rules were recorded with it."
+    model.close()

@@ -143,11 +143,14 @@ def test_the_recheck_command(tmp_path: Path) -> None:
         log.record_event(hand, items[0])
         log.record_flag(hand, Flag(FlagKind.SEAT_SKIPPED, Severity.MISDEAL, 2, "made up", None, "skipped", 1.0))
         log.end_hand(hand, "misdeal", t=2.0)
+        bare = log.start_hand(session, button=3, stacks={1: 100, 2: 100})   # no house rules: cannot be refereed
+        log.end_hand(bare, "void", t=1.0)
     bad = runner.invoke(cli, ["log", "recheck", "--log", str(path), "--all"])
     assert bad.exit_code == 1
+    assert f"hand {bare}: cannot be refereed again: no house rules were recorded with it" in bad.output
     assert f"hand {hand}: DIFFERS from the record in" in bad.output
     assert "hand 2: the same 0 flags and 0 awards as recorded" in bad.output
-    assert "FAILED: 1 of 3 hand(s) differ from the record" in bad.output
+    assert "FAILED: 1 of 4 hand(s) differ from the record; 1 could not be refereed again" in bad.output
 
 
 def test_a_log_from_before_the_camera_column_still_reads_and_verifies(tmp_path: Path) -> None:

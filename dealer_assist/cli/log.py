@@ -186,7 +186,7 @@ def recheck(log_path: Path | None, hand: str | None, all_hands: bool) -> None:
 
     if bool(hand) == all_hands:
         raise DealerAssistError("give either a HAND id or --all")
-    differing = checked = 0
+    differing = checked = unchecked = 0
     with _open(log_path) as hand_log:
         ids = hand_log.hand_ids() if all_hands else [_hand_id(hand or "")]
         for hand_id in ids:
@@ -194,14 +194,21 @@ def recheck(log_path: Path | None, hand: str | None, all_hands: bool) -> None:
             if story.end is None and all_hands:
                 click.echo(f"hand {hand_id}: not ended yet; skipped")
                 continue
-            result = recheck_story(story)
             checked += 1
+            try:
+                result = recheck_story(story)
+            except DealerAssistError as exc:
+                click.echo(f"hand {hand_id}: cannot be refereed again: {exc}")
+                unchecked += 1
+                continue
             click.echo(result.summary())
             for line in result.differences:
                 click.echo(f"  {line}")
             differing += not result.same
-    if differing:
-        click.echo(f"FAILED: {differing} of {checked} hand(s) differ from the record", err=True)
+    if differing or unchecked:
+        problems = [f"{differing} of {checked} hand(s) differ from the record"] if differing else []
+        problems += [f"{unchecked} could not be refereed again"] if unchecked else []
+        click.echo(f"FAILED: {'; '.join(problems)}", err=True)
         sys.exit(1)
     if all_hands:
         click.echo(f"ok: {checked} hand(s) follow from their recorded events and actions")

@@ -54,7 +54,7 @@ def table_config(story: HandStory) -> TableConfig:
     the log does not say)."""
     data = house_rules_data(story.house_rules)
     if not data:
-        raise DealerAssistError(f"hand {story.hand.id} has no house rules recorded, so it cannot be refereed again")
+        raise DealerAssistError("no house rules were recorded with it")
     rules = HouseRules.from_dict(data)
     return TableConfig(rules, tuple(sorted(story.hand.seats.items())), story.hand.button, bool(story.camera))
 

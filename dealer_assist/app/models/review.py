@@ -189,6 +189,26 @@ class ReviewModel:
         more = f" (and {len(report.problems) - 5} more)" if len(report.problems) > 5 else ""
         return False, f"Hand log TAMPERED or damaged: {len(report.problems)} problem(s): {shown}{more}"
 
+    def recheck(self, hand_id: int) -> tuple[bool, str]:
+        """Referee the hand again from its records (`store.recheck`); (same as recorded, a sentence for the floor)."""
+        story = self.story(hand_id)
+        if story is None:
+            return False, self.problem or f"no hand {hand_id} in the log"
+        if story.end is None:
+            return False, f"Hand {hand_id} is still being recorded; recheck it once it has ended."
+        from dealer_assist.store.recheck import recheck  # the referee: only when asked
+
+        try:
+            result = recheck(story)
+        except DealerAssistError as exc:
+            return False, f"Hand {hand_id} cannot be refereed again: {exc}."
+        if result.same:
+            return True, (f"Hand {hand_id} rechecked: refereed again from its {result.inputs} recorded events and "
+                          f"actions, it gives the same {result.flags} flag(s) and {result.awards} award(s).")
+        shown = "; ".join(result.differences[:3])
+        more = f" (and {len(result.differences) - 3} more)" if len(result.differences) > 3 else ""
+        return False, f"Hand {hand_id} DIFFERS from its record: {shown}{more}"
+
     def export_json(self, hand_id: int) -> str:
         return self.export(hand_id, "json")
 

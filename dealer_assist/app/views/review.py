@@ -69,6 +69,10 @@ class ReviewView(QWidget):
         self.verify_button = QPushButton("Verify log")
         self.verify_button.setToolTip("check the hash chain: any row edited, inserted or deleted is reported")
         self.verify_button.clicked.connect(self.verify)
+        self.recheck_button = QPushButton("Recheck hand")
+        self.recheck_button.setToolTip("referee the hand again from its recorded events and actions, under its "
+                                       "recorded house rules, and compare the flags and award with the record")
+        self.recheck_button.clicked.connect(self.recheck)
         self.export_format = QComboBox()
         self.export_format.addItems(list(EXPORT_FORMATS))
         self.export_format.setToolTip("json: every record; csv: one row per record; phh: the hand-history standard")
@@ -79,6 +83,7 @@ class ReviewView(QWidget):
             bar.addWidget(widget)
         bar.addStretch(1)
         bar.addWidget(self.verify_button)
+        bar.addWidget(self.recheck_button)
         bar.addWidget(self.export_format)
         bar.addWidget(self.export_button)
         root.addLayout(bar)
@@ -210,6 +215,15 @@ class ReviewView(QWidget):
 
     def verify(self) -> bool:
         ok, text = self.model.verify()
+        self._say(text, theme.ACCENT if ok else theme.RED)
+        return ok
+
+    def recheck(self) -> bool:
+        hand_id = self.current_hand()
+        if hand_id is None:
+            self._say("Choose a hand to recheck first.", theme.GOLD)
+            return False
+        ok, text = self.model.recheck(hand_id)
         self._say(text, theme.ACCENT if ok else theme.RED)
         return ok
 
