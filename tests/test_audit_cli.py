@@ -161,3 +161,34 @@ def test_audit_is_deterministic(tmp_path: Path) -> None:
     second, _ = audit(tmp_path / "b", video, truth)
     first.pop("log"), second.pop("log")
     assert first == second
+
+
+def test_a_fault_mid_video_ends_the_hand_incomplete_and_keeps_what_was_recorded(  # type: ignore[no-untyped-def]
+        tmp_path: Path, monkeypatch) -> None:
+    """A fault inside the tool partway through the video: one `internal error` line, exit status 3; the hand under way
+    is ended incomplete at once, saying where and why; the events before it are in the log and it verifies."""
+    from dealer_assist.audit.loop import RefereeLoop
+
+    video, truth, _ = make_sim_video(tmp_path, "badugi-limit", 1, [])
+    advance = RefereeLoop.advance
+
+    def failing(self: RefereeLoop, now: float) -> object:
+        if now > 12.0:
+            raise KeyError(5)
+        return advance(self, now)
+
+    monkeypatch.setattr(RefereeLoop, "advance", failing)
+    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path / "crash"))
+    log = tmp_path / "log.sqlite"
+    result = CliRunner().invoke(cli, ["audit", str(video), "--table", "oval-9", "--detector", f"fake:{truth}",
+                                      "--log", str(log), "--no-progress"])
+    assert result.exit_code == 3
+    assert result.stderr.strip().splitlines()[-1].startswith("error: internal error (KeyError: 5")
+    with HandLog.open_readonly(log) as hl:
+        assert hl.verify().ok
+        story = hl.story(hl.hand_ids()[0])
+        assert story.end is not None and story.end.status == "incomplete"
+        assert story.end.reason is not None and story.end.reason.startswith("the audit stopped at 12.0")
+        assert story.end.reason.endswith(": an internal error (KeyError)")
+        dealt = [r for r in story.records if getattr(r, "event", None) is not None]
+        assert len(dealt) >= 5 and all(r.event.t <= 12.0 for r in dealt)

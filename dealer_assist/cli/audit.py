@@ -155,9 +155,13 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
                 loop.advance(frame.t)
                 last_t = frame.t
                 bar.update(1)
-        finally:
             bar.close()
-        loop.finish(last_t)
+            loop.finish(last_t)
+        except Exception as exc:  # the video failed, or a fault inside the tool: the hand under way ends incomplete
+            bar.close()
+            why = str(exc) if isinstance(exc, DealerAssistError) else f"an internal error ({type(exc).__name__})"
+            log.end_open_hands(f"the audit stopped at {last_t:.2f}s: {why}", t=last_t)
+            raise
     finally:
         log.close()
     if as_json:

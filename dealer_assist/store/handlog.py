@@ -461,6 +461,17 @@ class HandLog:
         with self._transaction():
             return self._end(hand_id, status, reason, t)
 
+    @_locked
+    def end_open_hands(self, reason: str, *, t: float | None = None) -> list[int]:
+        """End every hand this recorder started and has not ended, as incomplete with `reason` (the recorder is
+        stopping on a fault: say so now rather than leave it to the next opening); returns their ids."""
+        ended = sorted(self._open_hands)
+        if ended:
+            with self._transaction():
+                for hand_id in ended:
+                    self._end(hand_id, "incomplete", reason, t)
+        return ended
+
     def _end(self, hand_id: int, status: str, reason: str | None, t: float | None) -> RecordRef:
         """Append the hand's end row (inside a transaction) and forget it as open."""
         ref = self._append("hand_ends", {"hand_id": hand_id, "status": status, "reason": reason,
