@@ -48,6 +48,9 @@ class LazyGroup(click.Group):
         except DealerAssistError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
+        except click.UsageError as exc:  # a bad option or value: one line, as bad input everywhere else
+            click.echo(f"error: {exc.format_message()} (see --help)", err=True)
+            ctx.exit(2)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # a bug, not bad input: one line here, the traceback in a file

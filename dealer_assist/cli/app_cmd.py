@@ -19,7 +19,8 @@ import click
 @click.option("--demo", is_flag=True, help="Play simulated hands on the live view (no camera needed).")
 @click.option("--manual-betting", is_flag=True,
               help="With --demo: wait for each betting action on the action pad (F, C, B, R, digits, Enter).")
-@click.option("--seed", type=int, default=1, show_default=True, help="With --demo: seed of the simulated hands.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="With --demo: seed of the simulated hands.")
 def app(mode: str | None, settings_path: Path | None, screenshot: Path | None, quit_after_ms: int | None,
         demo: bool, manual_betting: bool, seed: int) -> None:
     """Open the Dealer Assist window; settings (table, source, house rules, stakes) are remembered."""

@@ -64,9 +64,9 @@ def _house(spec: str | None, default: str) -> Any:
                    "(implied by --detector fake:TRUTH.json).")
 @click.option("--seats", "seats", default=None, metavar="SEAT:CHIPS,...",
               help="Seats in play and their chips (default: the truth's players, else every profile seat).")
-@click.option("--button", "button", type=int, default=None, help="Button seat of the first hand.")
+@click.option("--button", "button", type=click.IntRange(min=1), default=None, help="Button seat of the first hand.")
 @click.option("--dealer", "dealer", default="audit", show_default=True, help="Dealer name for the log session.")
-@click.option("--horizon", type=float, default=3.0, show_default=True,
+@click.option("--horizon", type=click.FloatRange(min=0.0), default=3.0, show_default=True,
               help="Seconds to hold events and actions to put them back in time order.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, actions_offset: float,

@@ -22,7 +22,7 @@ def text_demo(seed: int, preset: str) -> None:
 
 
 @click.command()
-@click.option("--seed", type=int, default=7, show_default=True, help="Which simulated hands to play.")
+@click.option("--seed", type=click.IntRange(min=0), default=7, show_default=True, help="Which simulated hands to play.")
 @click.option("--game", "preset", default="badugi-limit", show_default=True,
               help="House-rules preset for --text (the window uses the preset in its settings).")
 @click.option("--text", "as_text", is_flag=True, help="Print one simulated hand's story instead of opening the window.")

@@ -34,8 +34,10 @@ def _draw_path(out: Path, image: Path, many: bool) -> Path:
               help="Model manifest (cards.json), its folder, or a detector .onnx; default: the shipped models/.")
 @click.option("--backend", type=click.Choice(BACKENDS[:2]), default=DEFAULT_BACKEND, show_default=True,
               help="onnx (ONNX Runtime, no torch) or ultralytics (needs the train extra).")
-@click.option("--min-confidence", type=float, default=0.0, show_default=True, help="Drop objects below this.")
-@click.option("--threads", type=int, default=0, help="CPU threads for inference (0: the runtime decides).")
+@click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="Drop objects below this.")
+@click.option("--threads", type=click.IntRange(min=0), default=0,
+              help="CPU threads for inference (0: the runtime decides).")
 def detect(images: tuple[Path, ...], as_json: bool, draw: Path | None, model: Path | None, backend: str,
            min_confidence: float, threads: int) -> None:
     """Find face-up cards (which), face-down cards (backs) and the dealer button in IMAGES.

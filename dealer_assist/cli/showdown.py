@@ -61,7 +61,7 @@ def award_json(award: Award) -> dict[str, object]:
 @click.command()
 @click.option("--game", type=click.Choice(["badugi", "badacey"]), required=True,
               help="badugi (4 cards, one winner per pot) or badacey (5 cards, A-5 low and Badugi halves).")
-@click.option("--button", type=int, required=True, help="The seat with the dealer button.")
+@click.option("--button", type=click.IntRange(min=1), required=True, help="The seat with the dealer button.")
 @click.option("--chip-unit", type=click.IntRange(min=1), default=1, show_default=True,
               help="The table's smallest chip: ties split in whole units of it.")
 @click.option("--odd-chip-rule", type=click.Choice(list(ODD_CHIP_RULES)), default=ODD_CHIP_RULES[0],

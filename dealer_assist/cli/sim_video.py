@@ -20,15 +20,17 @@ def _sizes(text: str) -> tuple[int, int]:
 @click.command("sim-video")
 @click.option("--game", type=click.Choice(PRESETS), default="badugi-limit", show_default=True,
               help="House-rules preset of the simulated hand.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same video.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed: the same seed gives the same video.")
 @click.option("--errors", default="", metavar="LIST",
               help="Comma-separated dealer errors to inject: skipped_seat, wrong_seat, extra_replacement, "
                    "exposed_card.")
 @click.option("--table", "table", default="oval-9", show_default=True, metavar="PROFILE",
               help="Table profile: a shipped name (oval-9, oval-6) or a TOML path.")
-@click.option("--players", type=int, default=None, help="Players dealt in (default: 3 to 6 at random).")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players dealt in (default: 3 to 6 at random).")
 @click.option("--size", default="1280x720", show_default=True, help="Frame size WIDTHxHEIGHT.")
-@click.option("--fps", type=float, default=15.0, show_default=True, help="Frames per second.")
+@click.option("--fps", type=click.FloatRange(1.0, 240.0), default=15.0, show_default=True, help="Frames per second.")
 @click.option("--split", type=click.Choice(["held_out", "train", "all"]), default="held_out", show_default=True,
               help="Which card designs to draw from.")
 @click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=0, show_default=True,

@@ -53,7 +53,8 @@ def _step_json(step: object) -> dict[str, Any]:
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A house-rules TOML file (overrides --game).")
 @click.option("--hands", type=click.IntRange(1, 1_000_000), default=1, show_default=True, help="Hands to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed; the same seed plays the same hands.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random seed; the same seed plays the same hands.")
 @click.option("--players", type=click.IntRange(2, 10), default=6, show_default=True, help="Seats dealt in.")
 @click.option("--phh", "phh_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one PHH hand-history file per hand into this folder.")

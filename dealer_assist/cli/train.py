@@ -45,35 +45,38 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where the models and cards.json go (default: the repository's models/).")
-@click.option("--images", type=int, default=_D.images, show_default=True, help="Training scenes to render.")
-@click.option("--close-ups", "close_ups", type=int, default=_D.close_ups, show_default=True,
+@click.option("--images", type=click.IntRange(min=1), default=_D.images, show_default=True,
+              help="Training scenes to render.")
+@click.option("--close-ups", "close_ups", type=click.IntRange(min=0), default=_D.close_ups, show_default=True,
               help="More training scenes, each a close view of one spot (as a phone photo).")
-@click.option("--val-images", type=int, default=_D.val_images, show_default=True,
+@click.option("--val-images", type=click.IntRange(min=1), default=_D.val_images, show_default=True,
               help="Validation scenes (training designs).")
-@click.option("--heldout-images", type=int, default=_D.heldout_images, show_default=True,
+@click.option("--heldout-images", type=click.IntRange(min=0), default=_D.heldout_images, show_default=True,
               help="Evaluation scenes (held-out designs only).")
-@click.option("--epochs", type=int, default=_D.epochs, show_default=True, help="Detector epochs.")
-@click.option("--hours", type=float, default=_D.hours, show_default=True,
+@click.option("--epochs", type=click.IntRange(min=1), default=_D.epochs, show_default=True, help="Detector epochs.")
+@click.option("--hours", type=click.FloatRange(min=0.0, min_open=True), default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
-@click.option("--classifier-epochs", type=int, default=_D.classifier_epochs, show_default=True)
+@click.option("--classifier-epochs", type=click.IntRange(min=1), default=_D.classifier_epochs, show_default=True)
 @click.option("--classifier-arch", type=click.Choice(sorted(CLASSIFIER_ARCHS)), default=_D.classifier_arch,
               show_default=True, help="The index classifier's layout (channels per stage; see CLASSIFIER_ARCHS).")
-@click.option("--art-crops", type=int, default=_D.art_crops, show_default=True,
+@click.option("--art-crops", type=click.IntRange(min=0), default=_D.art_crops, show_default=True,
               help="Classifier crops drawn straight from card art (besides the training scenes' corners).")
 @click.option("--classifier-large-size", "classifier_large_size", type=click.IntRange(0, 128),
               default=_D.classifier_large_size, show_default=True,
               help="A second classifier input side (px) for large index corners, such as 48 (0: none).")
-@click.option("--large-art-crops", "large_art_crops", type=int, default=_D.large_art_crops, show_default=True,
+@click.option("--large-art-crops", "large_art_crops", type=click.IntRange(min=0),
+              default=_D.large_art_crops, show_default=True,
               help="Art crops drawn at --classifier-large-size.")
 @click.option("--large-scenes", "large_scenes", type=click.IntRange(min=0), default=_D.large_scenes,
               show_default=True, help="Close views of a showdown whose large corners the classifier also trains on, "
               "at both sizes (with --classifier-large-size).")
-@click.option("--batch", type=int, default=_D.batch, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
-@click.option("--threads", type=int, default=_D.threads, show_default=True, help="CPU threads for training.")
-@click.option("--workers", type=int, default=_D.workers, show_default=True,
+@click.option("--threads", type=click.IntRange(min=0), default=_D.threads, show_default=True,
+              help="CPU threads for training.")
+@click.option("--workers", type=click.IntRange(min=0), default=_D.workers, show_default=True,
               help="Processes rendering scenes (and, on a GPU, loading tiles).")
-@click.option("--seed", type=int, default=_D.seed, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=_D.seed, show_default=True)
 @click.option("--reuse", default="", help="Comma list of stages to take from --out instead of training: "
               "detector (cards-detector.pt), classifier (cards-classifier.onnx); export and evaluation still run.")
 @click.option("--continue-from", "continue_from", type=click.Path(path_type=Path, file_okay=False), default=None,

@@ -1,0 +1,33 @@
+"""Bad command lines on every command: one `error:` line naming the option and what it accepts, exit status 2, before
+any work starts (a negative seed or epoch count once stopped with a traceback, or after minutes of rendering)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from dealer_assist.cli import cli
+
+CASES = [
+    (["sim-video", "--seed", "-5", "--out", "x.mp4", "--truth", "x.json"], "'--seed': -5 is not in the range x>=0"),
+    (["sim-video", "--players", "1", "--out", "x.mp4", "--truth", "x.json"], "'--players': 1 is not in the range"),
+    (["train", "--epochs", "-1"], "'--epochs': -1 is not in the range x>=1"),
+    (["train", "--hours", "0"], "'--hours': 0.0 is not in the range x>0"),
+    (["simulate", "--game", "nope"], "'--game': 'nope' is not one of"),
+    (["simulate", "--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
+    (["detect", "--threads", "-2", "x.png"], "'--threads': -2 is not in the range x>=0"),
+    (["detect", "--min-confidence", "2", "x.png"], "'--min-confidence': 2.0 is not in the range 0.0<=x<=1.0"),
+    (["showdown", "--game", "badugi", "--button", "0"], "'--button': 0 is not in the range x>=1"),
+    (["audit", "v.mp4", "--table", "oval-9", "--horizon", "-1"], "'--horizon': -1.0 is not in the range x>=0.0"),
+    (["audit", "v.mp4", "--table", "oval-9", "--button", "0"], "'--button': 0 is not in the range x>=1"),
+    (["bogus"], "No such command 'bogus'"),
+    (["rank", "--bogus"], "No such option '--bogus'"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), CASES, ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_a_bad_command_line_is_one_error_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1, result.output
+    assert message in result.output and result.output.rstrip().endswith("(see --help)")
