@@ -12,7 +12,7 @@ CASES = [
     (["sim-video", "--seed", "-5", "--out", "x.mp4", "--truth", "x.json"], "'--seed': -5 is not in the range x>=0"),
     (["sim-video", "--players", "1", "--out", "x.mp4", "--truth", "x.json"], "'--players': 1 is not in the range"),
     (["train", "--epochs", "-1"], "'--epochs': -1 is not in the range x>=1"),
-    (["train", "--hours", "0"], "'--hours': 0.0 is not in the range x>0"),
+    (["train", "--hours", "-1"], "'--hours': -1.0 is not in the range x>=0"),
     (["simulate", "--game", "nope"], "'--game': 'nope' is not one of"),
     (["simulate", "--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
     (["detect", "--threads", "-2", "x.png"], "'--threads': -2 is not in the range x>=0"),

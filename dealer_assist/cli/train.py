@@ -54,7 +54,7 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--heldout-images", type=click.IntRange(min=0), default=_D.heldout_images, show_default=True,
               help="Evaluation scenes (held-out designs only).")
 @click.option("--epochs", type=click.IntRange(min=1), default=_D.epochs, show_default=True, help="Detector epochs.")
-@click.option("--hours", type=click.FloatRange(min=0.0, min_open=True), default=_D.hours, show_default=True,
+@click.option("--hours", type=click.FloatRange(min=0.0), default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
 @click.option("--classifier-epochs", type=click.IntRange(min=1), default=_D.classifier_epochs, show_default=True)
 @click.option("--classifier-arch", type=click.Choice(sorted(CLASSIFIER_ARCHS)), default=_D.classifier_arch,
