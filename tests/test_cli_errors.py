@@ -31,3 +31,13 @@ def test_a_bad_command_line_is_one_error_line(args: list[str], message: str) -> 
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ") and result.output.count("\n") == 1, result.output
     assert message in result.output and result.output.rstrip().endswith("(see --help)")
+
+
+def test_train_reuse_needs_the_stage_in_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`--reuse classifier` with no classifier in --out once trained one for 40 minutes without saying so."""
+    result = CliRunner().invoke(cli, ["train", "--out", str(tmp_path), "--reuse", "classifier"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert result.output == (f"error: --reuse classifier: no cards-classifier.onnx in {tmp_path}; copy it there first, "
+                             "or leave classifier out of --reuse to train it\n")
+    bad = CliRunner().invoke(cli, ["train", "--out", str(tmp_path), "--reuse", "everything"])
+    assert bad.exit_code == 2 and "unknown stage 'everything' in --reuse; accepted: detector, classifier" in bad.output

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.synth.train import CLASSIFIER_ARCHS, TrainConfig
 
 _D = TrainConfig()  # the recipe's defaults live in one place
@@ -128,6 +129,13 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
         cfg.runs = runs
     if data is not None:
         cfg.data = data
+    reused = {"detector": "cards-detector.pt", "classifier": "cards-classifier.onnx"}
+    for stage in cfg.skip:
+        if stage not in reused:
+            raise DealerAssistError(f"unknown stage {stage!r} in --reuse; accepted: {', '.join(reused)}")
+        if not (cfg.out / reused[stage]).is_file():   # training it anyway would take an hour nobody asked for
+            raise DealerAssistError(f"--reuse {stage}: no {reused[stage]} in {cfg.out}; copy it there first, or "
+                                    f"leave {stage} out of --reuse to train it")
     t0 = time.time()
 
     def log(msg: str) -> None:
