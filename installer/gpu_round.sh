@@ -7,6 +7,7 @@
 #                (from the shipped detector in models/, from the cards-detector.pt in another folder named,
 #                or with "scratch" from the model yaml)
 #   here:        dealer-assist train --out OUT_DIR --reuse detector,classifier ...  (export, int8, evaluation)
+#                (copy models/cards-classifier.onnx and .pt into OUT_DIR first: --reuse takes each stage from there)
 #
 # DATA_DIR is one rendered set (`dealer-assist train --stop-after data` writes datasets/cards/<key>/). Tiles are
 # re-encoded as WebP at quality 80 (a quarter of the rendered JPEG's bytes, half of a JPEG at the same quality) and,
