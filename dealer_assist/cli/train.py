@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.synth.train import CLASSIFIER_ARCHS, TrainConfig
+from dealer_assist.synth.train import CLASSIFIER_ARCHS, REUSABLE, TrainConfig
 
 _D = TrainConfig()  # the recipe's defaults live in one place
 
@@ -129,12 +129,11 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
         cfg.runs = runs
     if data is not None:
         cfg.data = data
-    reused = {"detector": "cards-detector.pt", "classifier": "cards-classifier.onnx"}
     for stage in cfg.skip:
-        if stage not in reused:
-            raise DealerAssistError(f"unknown stage {stage!r} in --reuse; accepted: {', '.join(reused)}")
-        if not (cfg.out / reused[stage]).is_file():   # training it anyway would take an hour nobody asked for
-            raise DealerAssistError(f"--reuse {stage}: no {reused[stage]} in {cfg.out}; copy it there first, or "
+        if stage not in REUSABLE:
+            raise DealerAssistError(f"unknown stage {stage!r} in --reuse; accepted: {', '.join(REUSABLE)}")
+        if not (cfg.out / REUSABLE[stage]).is_file():   # training it anyway would take an hour nobody asked for
+            raise DealerAssistError(f"--reuse {stage}: no {REUSABLE[stage]} in {cfg.out}; copy it there first, or "
                                     f"leave {stage} out of --reuse to train it")
     t0 = time.time()
 

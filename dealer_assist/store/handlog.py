@@ -53,6 +53,7 @@ from dealer_assist.store.log_key import KEY_ENV, load_key
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.records import (
     CORRECTION_TARGETS,
+    FLAG_COLUMNS,
     HAND_STATUSES,
     CorrectionKind,
     HandStatus,
@@ -209,11 +210,7 @@ class HandLog:
             self._next_id[table] = self.conn.execute(f'SELECT coalesce(max(id), 0) + 1 FROM "{table}"').fetchone()[0]
         self._check_anchor(had_anchor, adopt_key)
         self._open_hands = set(queries.open_hand_ids(self.conn))
-        self.recovered = tuple(sorted(self._open_hands))
-        if self.recovered:
-            with self._transaction():
-                for hand_id in self.recovered:
-                    self._end(hand_id, "incomplete", INCOMPLETE_REASON, None)
+        self.recovered = tuple(self.end_open_hands(INCOMPLETE_REASON))
 
     def _load_schema(self) -> None:
         """Column names and types of each record table, read from the database itself."""
@@ -463,8 +460,8 @@ class HandLog:
 
     @_locked
     def end_open_hands(self, reason: str, *, t: float | None = None) -> list[int]:
-        """End every hand this recorder started and has not ended, as incomplete with `reason` (the recorder is
-        stopping on a fault: say so now rather than leave it to the next opening); returns their ids."""
+        """End every hand this recorder started and has not ended (at opening: every hand left open), as incomplete
+        with `reason` (a crash found on reopening, or the recorder stopping on a fault); returns their ids."""
         ended = sorted(self._open_hands)
         if ended:
             with self._transaction():
@@ -508,11 +505,7 @@ class HandLog:
                 "SELECT 1 FROM snapshots WHERE sha256 = ?", (snapshot,)).fetchone():
             raise DealerAssistError(f"no snapshot {snapshot} in the log; save it with save_snapshot first")
         data = flag.to_dict()
-        return self._write("flags", {
-            "hand_id": hand_id, "kind": data["kind"], "severity": data["severity"], "seat": data["seat"],
-            "rule": data["rule"], "option": data["option"], "t": data["t"], "frame": data["frame"],
-            "message": data["message"], "snapshot": snapshot,
-        })
+        return self._write("flags", {"hand_id": hand_id, **{k: data[k] for k in FLAG_COLUMNS}, "snapshot": snapshot})
 
     @_locked
     def record_award(self, hand_id: int, award: Any, *, t: float | None = None,

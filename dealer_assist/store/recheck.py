@@ -16,16 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.audit.outputs import AwardMade, Correction, HandEnded, HandStart, Output
+from dealer_assist.audit.outputs import AwardMade, Correction, HandEnded
 from dealer_assist.audit.records import DealerAction, Flag
 from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.chain import canonical_json
-from dealer_assist.store.jsonable import to_jsonable
 from dealer_assist.store.records import (
+    FLAG_COLUMNS,
     HandStory,
     StoredAction,
     StoredAward,
@@ -33,6 +34,7 @@ from dealer_assist.store.records import (
     StoredEvent,
     StoredFlag,
 )
+from dealer_assist.store.sink import award_payload
 from dealer_assist.vision.events import TableEvent
 
 
@@ -49,13 +51,16 @@ def house_rules_data(text: str) -> dict[str, Any]:
             raise DealerAssistError("the hand's recorded house rules are neither TOML nor a JSON object") from None
 
 
-def table_config(story: HandStory) -> TableConfig:
-    """The table as the hand was refereed: its house rules, seats and stacks, button and camera mode (strict when
-    the log does not say)."""
+def table_config(story: HandStory, default_rules: HouseRules | None = None) -> TableConfig:
+    """The table as the hand was refereed: its house rules (`default_rules` when none were recorded; without them,
+    an error), seats and stacks, button and camera mode (strict when the log does not say)."""
     data = house_rules_data(story.house_rules)
-    if not data:
+    if data:
+        rules = HouseRules.from_dict(data)
+    elif default_rules is not None:
+        rules = default_rules
+    else:
         raise DealerAssistError("no house rules were recorded with it")
-    rules = HouseRules.from_dict(data)
     return TableConfig(rules, tuple(sorted(story.hand.seats.items())), story.hand.button, bool(story.camera))
 
 
@@ -88,41 +93,12 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-class _Collector:
-    """A RefereeSink keeping the replayed hand's flags, awards and end."""
-
-    def __init__(self) -> None:
-        self.flags: list[Flag] = []
-        self.awards: list[AwardMade] = []
-        self.ends: list[HandEnded] = []
-        self.hands = 0
-
-    def hand_started(self, start: HandStart) -> None:
-        self.hands += 1
-
-    def recorded(self, hand: int, index: int, item: TableEvent | DealerAction, phase: str) -> None:
-        pass
-
-    def output(self, hand: int, out: Output, number: int | None) -> None:
-        if isinstance(out, Flag):
-            self.flags.append(out)
-        elif isinstance(out, AwardMade):
-            self.awards.append(out)
-
-    def corrected(self, hand: int, correction: Correction) -> None:
-        pass
-
-    def hand_ended(self, end: HandEnded) -> None:
-        self.ends.append(end)
-
-
 def _flag_values(flag: StoredFlag | Flag) -> dict[str, Any]:
-    """What a flag row holds (the snapshot aside), for comparing a recorded flag with a replayed one."""
+    """What a flag row holds (its hand and key frame aside), for comparing a recorded flag with a replayed one."""
     if isinstance(flag, Flag):
         data = flag.to_dict()
-        return {k: data[k] for k in ("kind", "severity", "seat", "rule", "option", "t", "frame", "message")}
-    return {"kind": flag.kind, "severity": flag.severity, "seat": flag.seat, "rule": flag.rule, "option": flag.option,
-            "t": flag.t, "frame": flag.frame, "message": flag.message}
+        return {k: data[k] for k in FLAG_COLUMNS}
+    return {k: getattr(flag, k) for k in FLAG_COLUMNS}
 
 
 def _flag_text(values: dict[str, Any]) -> str:
@@ -131,10 +107,8 @@ def _flag_text(values: dict[str, Any]) -> str:
 
 
 def _award_values(made: AwardMade, flag_ids: list[int]) -> dict[str, Any]:
-    """The payload the hand log writes for an award (`store.sink.HandLogSink`), normalised through JSON."""
-    payload = to_jsonable(made.award)
-    if made.pending:
-        payload = {**payload, "pending_flag_ids": [flag_ids[n] if n < len(flag_ids) else None for n in made.pending]}
+    """The payload the hand log writes for an award (`store.sink.award_payload`), normalised through JSON."""
+    payload = award_payload(made, lambda n: flag_ids[n] if n < len(flag_ids) else None)
     return dict(json.loads(canonical_json(payload)))
 
 
@@ -158,8 +132,8 @@ def _correction(rec: StoredCorrection, input_of: dict[tuple[str, int], int],
 
 def recheck(story: HandStory) -> Recheck:
     """Referee the hand again from its records and list where the recorded flags, award and end differ."""
-    collector = _Collector()
-    referee = Referee(table_config(story), collector)
+    replayed = RecordingSink()
+    referee = Referee(table_config(story), replayed)
     input_of: dict[tuple[str, int], int] = {}
     flag_number: dict[int, int] = {}
     recorded_flags: list[StoredFlag] = []
@@ -194,13 +168,16 @@ def recheck(story: HandStory) -> Recheck:
             break
     if story.end is not None and referee.run is not None:
         referee.close(story.end.t if story.end.t is not None else _last_t(story))
-    differences += _compare_flags(recorded_flags, collector.flags)
-    differences += _compare_awards(recorded_awards, collector.awards, [f.id for f in recorded_flags])
-    if collector.hands > 1:
-        differences.append(f"the recorded inputs make {collector.hands} hands when refereed again, not one")
-    if story.end is not None and collector.ends and collector.ends[0].status != story.end.status:
-        differences.append(f"the hand ended {story.end.status} in the log; refereed again it ends "
-                           f"{collector.ends[0].status}")
+    outputs = [r[2] for r in replayed.records if r[0] == "output"]
+    ends = [e for r in replayed.records if r[0] == "end" and isinstance(e := r[1], HandEnded)]
+    hands = sum(r[0] == "start" for r in replayed.records)
+    differences += _compare_flags(recorded_flags, [o for o in outputs if isinstance(o, Flag)])
+    differences += _compare_awards(recorded_awards, [o for o in outputs if isinstance(o, AwardMade)],
+                                   [f.id for f in recorded_flags])
+    if hands > 1:
+        differences.append(f"the recorded inputs make {hands} hands when refereed again, not one")
+    if story.end is not None and ends and ends[0].status != story.end.status:
+        differences.append(f"the hand ended {story.end.status} in the log; refereed again it ends {ends[0].status}")
     return Recheck(story.hand.id, inputs, len(recorded_flags), len(recorded_awards), story.camera, tuple(differences))
 
 

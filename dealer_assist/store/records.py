@@ -75,6 +75,10 @@ class StoredAction:
     phase: str | None
 
 
+FLAG_COLUMNS = ("kind", "severity", "seat", "rule", "option", "t", "frame", "message")
+"""A flag row's columns from the referee's Flag (`Flag.to_dict`); the row adds its hand and key frame."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredFlag:
     """A flag as recorded, with the SHA-256 of its key frame if one was saved."""

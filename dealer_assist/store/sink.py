@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +47,15 @@ class FrameLookup(Protocol):
     """Anything that hands back a recent frame by index (or the newest one)."""
 
     def get(self, index: int | None) -> Image | None: ...
+
+
+def award_payload(out: AwardMade, flag_id: Callable[[int], int | None]) -> dict[str, Any]:
+    """What the hand log records for an award: the award as JSON values and, for a provisional one, the log ids of the
+    flags it waits on (`flag_id` maps a flag's number in the hand to its row id)."""
+    payload: dict[str, Any] = to_jsonable(out.award)
+    if out.pending:
+        payload = {**payload, "pending_flag_ids": [flag_id(n) for n in out.pending]}
+    return payload
 
 
 class HandLogSink:
@@ -97,11 +106,11 @@ class HandLogSink:
 
     def _award(self, hand: int, hand_id: int, out: AwardMade) -> None:
         """The award; a provisional one names the open flags' rows and says so in its explanation."""
+        payload = award_payload(out, lambda n: self._flags.get((hand, n)))
         if not out.pending:
-            self.log.record_award(hand_id, out.award, t=out.t)
+            self.log.record_award(hand_id, payload, t=out.t)
             return
-        ids = [self._flags.get((hand, n)) for n in out.pending]
-        payload = {**to_jsonable(out.award), "pending_flag_ids": ids}
+        ids = payload["pending_flag_ids"]
         note = "Provisional: flag{} {} open; the floor decides whether the hand stands.".format(
             "s" if len(ids) > 1 else "", ", ".join(f"#{i}" for i in ids))
         self.log.record_award(hand_id, payload, t=out.t, explanation=[*award_sentences(payload), note])

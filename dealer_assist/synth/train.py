@@ -142,6 +142,9 @@ class TrainConfig:
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
+REUSABLE: dict[str, str] = {"detector": "cards-detector.pt", "classifier": "cards-classifier.onnx"}
+"""The stages `TrainConfig.skip` may name, and the file in `out` each is taken from."""
+
 STOP_AFTER = ("", "data", "detector")
 """Where `run` may stop: at the end (""), after rendering the data, or after training the detector checkpoint
 (the GPU part; a machine with a GPU but without the renderer's OpenCV or card art trains on copied tiles)."""
@@ -722,8 +725,8 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     """Data, detector, classifier, export, evaluation; writes models/ and returns the figures."""
     t0 = time.time()
     cfg.out.mkdir(parents=True, exist_ok=True)
-    ckpt_out = cfg.out / "cards-detector.pt"
-    cls_onnx = cfg.out / "cards-classifier.onnx"
+    ckpt_out = cfg.out / REUSABLE["detector"]
+    cls_onnx = cfg.out / REUSABLE["classifier"]
     reuse_det = "detector" in cfg.skip and ckpt_out.is_file()
     reuse_cls = "classifier" in cfg.skip and cls_onnx.is_file()
     if cfg.stop_after not in STOP_AFTER:

@@ -241,15 +241,10 @@ class _SeatReplay:
         try:
             from dealer_assist.app.models.demo_driver import hand_seat_states
             from dealer_assist.audit.referee import Referee
-            from dealer_assist.audit.table import TableConfig
             from dealer_assist.rules.house_rules import HouseRules
             from dealer_assist.store.recheck import table_config
 
-            if story.house_rules.strip():
-                config = table_config(story)
-            else:
-                config = TableConfig(HouseRules(), tuple(sorted(story.hand.seats.items())), story.hand.button)
-            self.referee = Referee(config)
+            self.referee = Referee(table_config(story, HouseRules()))
             self._states = hand_seat_states
         except (DealerAssistError, ValueError, TypeError, KeyError):  # unknown rules: no seat states
             self.referee = None
