@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from dealer_assist.cards import FULL_DECK, SUITS, Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules import evaluate_a5, evaluate_badugi
-from dealer_assist.rules.awards import Award, award_pots, award_sentences, clockwise_from_button
+from dealer_assist.rules.awards import (
+    Award,
+    AwardError,
+    AwardUndetermined,
+    award_pots,
+    award_sentences,
+    clockwise_from_button,
+)
 
 
 def h(text: str) -> tuple[Card, ...]:
@@ -381,3 +388,71 @@ def test_awards_match_an_independent_model(
     )
     expected = reference_totals(game, contributions, hands, clockwise_from_button(button, order), unit)
     assert dict(award.totals) == expected
+
+
+def _totals_and_shares(award: Award) -> tuple[dict[int, int], list[tuple[int, int, str, int]]]:
+    return dict(award.totals), [(s.seat, s.amount, s.portion, s.odd_chips) for p in award.pots for s in p.shares]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    game=st.sampled_from(["badugi", "badacey"]),
+    seats=st.integers(min_value=2, max_value=5),
+    stakes=st.lists(st.integers(min_value=1, max_value=9), min_size=5, max_size=5),
+    order=st.permutations(range(52)),
+    hidden=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 2)), min_size=1, max_size=2),
+    rule=st.sampled_from(["clockwise_from_button", "high_card_by_suit"]),
+)
+def test_an_award_made_around_unread_cards_is_the_award_of_every_card_they_could_be(
+    game: str, seats: int, stakes: list[int], order: list[int], hidden: list[tuple[int, int]], rule: str
+) -> None:
+    """Some seats' hands read in part: when award_pots decides, its chips are those of the hands as dealt and of
+    other cards the unread ones could be (undealt ones). Side pots (unequal stakes), ties and both odd-chip rules
+    included."""
+    size = 4 if game == "badugi" else 5
+    deck = [FULL_DECK[i] for i in order]
+    hands = {s + 1: tuple(deck[s * size:(s + 1) * size]) for s in range(seats)}
+    contributions = {s + 1: stakes[s] * 2 for s in range(seats)}
+    unread = {}
+    for pick, n in hidden:
+        unread[pick % seats + 1] = n
+    partial = {s: cards[: size - unread.get(s, 0)] for s, cards in hands.items()}
+    kwargs = dict(game=game, contributions=contributions, button=1, seat_order=sorted(hands), odd_chip_rule=rule)
+    truth = award_pots(hands=hands, **kwargs)  # type: ignore[arg-type]
+    rest = deck[seats * size:]
+    try:
+        award = award_pots(hands=partial, unread=unread, **kwargs)  # type: ignore[arg-type]
+    except AwardUndetermined as exc:
+        # held: only ever for a seat with unread cards (its bound is loose where another unread hand holds the card)
+        assert unread.get(exc.seat) and "the award needs its cards read" in str(exc)
+        return
+    assert _totals_and_shares(award) == _totals_and_shares(truth)
+    for more_by_seat in _some_completions(partial, unread, rest, size):
+        filled = {s: partial[s] + more_by_seat.get(s, ()) for s in hands}
+        assert _totals_and_shares(award_pots(hands=filled, **kwargs)) == _totals_and_shares(award)  # type: ignore[arg-type]
+
+
+def _some_completions(partial: dict[int, tuple[Card, ...]], unread: dict[int, int], rest: list[Card],
+                      size: int) -> list[dict[int, tuple[Card, ...]]]:
+    """A few ways to fill the unread cards from the undealt ones (each seat's from its own slice)."""
+    out = []
+    for k in range(4):
+        pool = rest[k * 3:] + rest[:k * 3]
+        fill: dict[int, tuple[Card, ...]] = {}
+        at = 0
+        for s, n in sorted(unread.items()):
+            fill[s] = tuple(pool[at:at + n])
+            at += n
+        out.append(fill)
+    return out
+
+
+def test_unread_cards_are_checked() -> None:
+    """More unread cards than a hand has, or unread cards at a seat with no hand, are refused with a clear message."""
+    kwargs = dict(game="badugi", contributions={1: 10, 2: 10}, button=1, seat_order=[1, 2])
+    with pytest.raises(AwardError, match=r"seat 2 shows 3 cards .* and 2 unread; a badugi hand has 4"):
+        award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc Kd Kh")}, unread={2: 2}, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(AwardError, match="seat 3 has 1 unread cards but no hand shown"):
+        award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc Kd Kh Ks")}, unread={3: 1}, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(AwardUndetermined, match=r"3 cards unread \(at most 2 can be bounded"):
+        award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc")}, unread={2: 3}, **kwargs)  # type: ignore[arg-type]

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 import tomli_w
 
+from dealer_assist.cards import parse_cards
 from dealer_assist.rules import phh
-from dealer_assist.rules.hand import Hand
+from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import PRESETS, HouseRules
 from dealer_assist.rules.simulate import simulate_hand
 from dealer_assist.rules.steps import IllegalStep
+from dealer_assist.rules.story import hand_story
 
 
 def _same_steps(a: Hand, b: Hand) -> None:
@@ -85,3 +87,27 @@ def test_illegal_action_in_file_is_refused() -> None:
     data["actions"][k] = data["actions"][k].split()[0] + " cbr 999"
     with pytest.raises(IllegalStep, match=r"fixed limit: the (raise|bet) is to exactly"):
         phh.loads(tomli_w.dumps(data))
+
+
+def test_a_hand_shown_with_unread_cards_exports_them_as_question_marks_and_replays() -> None:
+    """A camera's showdown: seat 1's hand read whole, seat 2's with one card unread (it loses whatever that card
+    is). The story says how many were unread, the PHH shows the card as ??, and it replays to the same award."""
+    hand = Hand(HouseRules(), {1: 50, 2: 50}, button=2)
+    hand.post_all()
+    hand.deal_all()
+    while hand.phase is not Phase.SHOWDOWN:
+        if hand.options() is not None:
+            hand.check() if hand.can_check() else hand.call()
+        else:
+            hand.discard(None, 0)                    # every seat stands pat
+    shower = hand.next_shower
+    other = 2 if shower == 1 else 1
+    hand.show(shower, parse_cards("Ac 2d 3h 4s"))
+    hand.show(other, parse_cards("Kc Kd Kh"), unread=1)
+    step = hand.award()
+    assert step.award.totals[shower] > 0 and step.award.totals[other] == 0
+    assert f"Seat {other} shows Kc Kd Kh (1 more face up, unread)." in hand_story(hand)
+    text = phh.dumps(hand)
+    assert "KcKdKh??" in text
+    again = phh.loads(text)
+    _same_steps(hand, again)

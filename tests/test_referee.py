@@ -295,6 +295,44 @@ def test_a_show_the_camera_could_not_read_leaves_the_pot_unawarded() -> None:
     assert awarded.flags == [] and awarded.awards[-1].award.totals[2] > 0
 
 
+def _showdown_2_and_3() -> Script:
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    for _ in range(3):
+        s.act(2, "check").act(3, "check")
+    return s
+
+
+def test_a_show_read_in_part_is_awarded_when_no_unread_card_could_change_it() -> None:
+    """Seat 3's hand was turned up and the camera read 3 of its 4 corners (Kc Kd Kh): whatever the fourth, it
+    cannot beat seat 2's 4-3-2-A badugi, so seat 2 gets the pot, and the award says why seat 3 lost unread. The
+    story keeps what was read and how much was not."""
+    hand = run(_showdown_2_and_3().show(2, "Ac 2d 3h 4s").show(3, "Kc Kd Kh").gather()).hands[0]
+    assert hand.flags == [] and hand.end is not None and hand.end.status == "complete"
+    award = hand.awards[-1].award
+    assert award.totals[2] > 0 and award.totals[3] == 0
+    header = award.pots[0].explanation[0]
+    assert "Seat 3's hand, read as Kc Kd Kh with 1 card unread: no card it could hold wins it a chip" in header
+
+
+def test_a_show_read_in_part_that_could_win_holds_the_award_and_says_with_what() -> None:
+    """Seat 3 read as 5c 6d 7h with one card unread: an ace of spades or clubs would make 7-6-5-A and beat seat 2's
+    three-card 3-2-A, so nothing is awarded, and the flag names the hand it could make."""
+    hand = run(_showdown_2_and_3().show(2, "Ac 2d 3h Ks").show(3, "5c 6d 7h").gather()).hands[0]
+    assert hand.awards == [] and [(f.kind.value, f.seat) for f in hand.flags] == [("unexpected_event", 3)]
+    assert "seat 3's hand, read as 5c 6d 7h with 1 card unread, could win the main pot (with 7-6-5-A badugi)" in (
+        hand.flags[0].message)
+    # the same seat shown whole with the card it held: seat 2 wins after all, the award seen only now
+    whole = run(_showdown_2_and_3().show(2, "Ac 2d 3h Ks").show(3, "5c 6d 7h 7s").gather()).hands[0]
+    assert whole.flags == [] and whole.awards[-1].award.totals[2] > 0
+
+
+def test_a_show_with_more_than_two_cards_unread_is_not_bounded() -> None:
+    """Read 1 of 4 (three unread): the hand could be nearly anything; the referee says so as before."""
+    hand = run(_showdown_2_and_3().show(2, "Ac 2d 3h 4s").show(3, "Kc").gather()).hands[0]
+    assert hand.awards == [] and "the camera read only 1 of its 4 cards" in hand.flags[0].message
+
+
 def test_seat_skipped() -> None:
     s = Script().deal(1, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3)         # seat 2 skipped in the first lap
     s.act(3, "call").act(1, "call").act(2, "check")

@@ -18,8 +18,9 @@ from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
 from dealer_assist.audit.run_state import Pending
 from dealer_assist.audit.showdown_check import ShowdownChecks
+from dealer_assist.rules.awards import MAX_UNREAD, AwardUndetermined
 from dealer_assist.rules.hand import Phase
-from dealer_assist.rules.steps import Awarded
+from dealer_assist.rules.steps import Awarded, IllegalStep
 from dealer_assist.vision.events import (
     CardBurned,
     CardDealt,
@@ -159,6 +160,8 @@ class HandRun(ShowdownChecks):
             if seat is None or hand.phase is not Phase.SHOWDOWN:
                 break
             shown = [p for p in self.pending if isinstance(p, CardsShown) and p.seat == seat]
+            if shown and self._show_read_in_part(shown[-1]):
+                continue
             if shown or not hand.can_muck(seat):
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
                     what = self._not_shown(seat, shown[-1] if shown else None)
@@ -184,6 +187,24 @@ class HandRun(ShowdownChecks):
                        f"gather, but seat{'s' if len(early) > 1 else ''} {who} mucked before it; a mucked hand is "
                        f"dead, so the pot may be seat {seat}'s", t, frame, severity=Severity.ERROR)
 
+    def _show_read_in_part(self, ev: CardsShown) -> bool:
+        """The cards were gathered after a seat's hand was turned up and only some of its corners read: the hand
+        was shown (cards speak), so it goes to the showdown with the rest unread, and the award stands if no card
+        they could be changes who wins (award_pots). Not after a misdeal, nor with more than MAX_UNREAD unread."""
+        seat, hand = ev.seat, self.hand
+        held = self.physical.get(seat, self.rules.hand_size)
+        unread = held - len(ev.cards)
+        if held != self.rules.hand_size or not 0 < unread <= MAX_UNREAD or any(
+                f.severity is Severity.MISDEAL for f in self.flags):
+            return False
+        try:
+            hand.show(seat, ev.cards, unread=unread)
+        except IllegalStep:
+            return False
+        self.pending = [p for p in self.pending if not (isinstance(p, CardsShown) and p.seat == seat)]
+        self._shown_in_order(ev)
+        return True
+
     def _not_shown(self, seat: int, shown: CardsShown | None) -> str:
         """What kept a seat's hand from being shown, as the camera saw it (the end of "seat N's hand was ...")."""
         if shown is None:
@@ -206,7 +227,13 @@ class HandRun(ShowdownChecks):
         if hand.phase is Phase.AWARDING:
             self.release_held()                 # an award must see every flag that holds it
             self._flag_unapplied(t, frame)
-            step = hand.award()
+            try:
+                step = hand.award()
+            except AwardUndetermined as exc:
+                self._flag(FlagKind.UNEXPECTED_EVENT, exc.seat, f"{exc}; the pots cannot be awarded by the camera", t,
+                           frame, severity=Severity.WARNING, once=("award", exc.seat))
+                self._last_phase, self._last_draw = hand.phase, hand.draw
+                return
             assert isinstance(step, Awarded)
             self.award = step.award
             if not step.uncontested:

@@ -14,16 +14,21 @@ the tied winners in the order the odd-chip rule gives:
   cards that play are the Badugi subset for a Badugi pot or half (where several subsets make the
   same hand, any card one of them uses), all five for the A-5 half. No two seats hold the same
   card, so the order is total. Several odd units go one each down that order.
+
+A hand shown with some cards unread (the camera saw it turned up and read only some corners) can still be
+awarded around: it is given the best value any unseen cards could make, and when even that neither wins nor ties
+for a pot or half, the award stands for every card it could hold. When it might win or tie, the award needs its
+cards (`AwardUndetermined`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, NamedTuple
 
-from dealer_assist.cards import Card, format_cards
+from dealer_assist.cards import FULL_DECK, Card, format_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.badugi import badugi_class, evaluate_badugi
 from dealer_assist.rules.hand_value import HandValue
@@ -35,10 +40,21 @@ Game = Literal["badugi", "badacey"]
 Portion = Literal["whole", "low", "badugi"]
 ODD_CHIP_RULES = ("clockwise_from_button", "high_card_by_suit")
 _HAND_SIZE = {"badugi": 4, "badacey": 5}
+MAX_UNREAD = 2
+"""Unread cards a shown hand may have for the award to be bounded: at 2, about 1,100 ways to fill them a seat; with
+more, an unread hand could be nearly anything, and the floor reads it."""
 
 
 class AwardError(DealerAssistError, ValueError):
     """Showdown input that cannot be awarded (bad chip unit, wrong hand size, repeated card...)."""
+
+
+class AwardUndetermined(AwardError):
+    """A hand shown with unread cards might win or tie for a pot or half: the award needs those cards read."""
+
+    def __init__(self, seat: int, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +142,48 @@ class _Context(NamedTuple):
     clockwise: tuple[int, ...]
     cards: Mapping[int, tuple[Card, ...]]
     values: tuple[dict[int, HandValue], dict[int, HandValue]]
-    """Each seat's Badugi value and A-5 value once evaluated (a seat plays for several pots)."""
+    """Each seat's Badugi value and A-5 value once evaluated (a seat plays for several pots); for a hand with unread
+    cards, the best value they could make."""
+    unread: Mapping[int, int]
+
+
+def best_possible(cards: Sequence[Card], unread: int, elsewhere: Collection[Card], *, low: bool) -> HandValue:
+    """The best value `cards` make with `unread` more cards from the deck, none of them among `cards` or `elsewhere`
+    (the other hands shown): an upper bound on a hand read in part."""
+    evaluate = evaluate_a5 if low else evaluate_badugi
+    taken = {card_key(c) for c in (*cards, *elsewhere)}
+    pool = [c for c in FULL_DECK if card_key(c) not in taken]
+    known = tuple(cards)
+    best: HandValue | None = None
+    for more in combinations(pool, unread):
+        value = evaluate(known + more)
+        if best is None or value.rank < best.rank:
+            best = value
+    if best is None:
+        raise AwardError(f"no {unread} cards are left in the deck to complete {format_cards(known)}")
+    return best
+
+
+def _value(ctx: _Context, seat: int, low: bool) -> HandValue:
+    """A seat's value for one half (cached): exact for a hand read whole, the best it could be for one read in part."""
+    known = ctx.values[low]
+    value = known.get(seat)
+    if value is None:
+        missing = ctx.unread.get(seat, 0)
+        if missing:
+            others = [c for s, cards in ctx.cards.items() if s != seat for c in cards]
+            value = best_possible(ctx.cards[seat], missing, others, low=low)
+        else:
+            value = (evaluate_a5 if low else evaluate_badugi)(ctx.cards[seat])
+        known[seat] = value
+    return value
+
+
+def _unread_text(ctx: _Context, seat: int) -> str:
+    """ "seat 4's hand, read as 3h 6d 9s with 1 card unread"."""
+    missing = ctx.unread[seat]
+    return (f"seat {seat}'s hand, read as {format_cards(ctx.cards[seat]) or 'nothing'} with {missing} "
+            f"card{'s' if missing > 1 else ''} unread")
 
 
 def _check_inputs(
@@ -136,6 +193,7 @@ def _check_inputs(
     chip_unit: int,
     odd_chip_rule: str,
     clockwise: tuple[int, ...],
+    unread: Mapping[int, int],
 ) -> dict[int, tuple[Card, ...]]:
     """Validate everything up front, so a bad showdown raises before any chip moves."""
     if game not in _HAND_SIZE:
@@ -151,6 +209,11 @@ def _check_inputs(
         if seat not in clockwise:
             raise AwardError(f"seat {seat} is not in the seat order {list(clockwise)}")
     size = _HAND_SIZE[game]
+    for seat, missing in unread.items():
+        if missing and hands.get(seat) is None:
+            raise AwardError(f"seat {seat} has {missing} unread cards but no hand shown")
+        if not 0 <= missing <= size:
+            raise AwardError(f"seat {seat} has {missing} unread cards; a {game} hand has {size}")
     shown: dict[int, tuple[Card, ...]] = {}
     holder: dict[object, int] = {}  # seat by card (a Card's index: equal cards have equal indices, cheaper to hash)
     for seat in sorted(hands):
@@ -158,8 +221,10 @@ def _check_inputs(
         if hand is None:
             continue
         cards = tuple(hand)
-        if len(cards) != size:
-            raise AwardError(f"seat {seat} shows {len(cards)} cards ({format_cards(cards)}); a {game} hand has {size}")
+        if len(cards) + unread.get(seat, 0) != size:
+            more = f" and {unread[seat]} unread" if unread.get(seat) else ""
+            raise AwardError(f"seat {seat} shows {len(cards)} cards ({format_cards(cards)}){more}; a {game} hand has "
+                             f"{size}")
         for card in cards:
             key = card_key(card) if isinstance(card, Card) else (None, card)
             if key in holder:
@@ -234,17 +299,12 @@ def _award_portion(
 ) -> tuple[list[Share], list[str]]:
     """Shares and sentences for one pot (portion "whole") or one half of a Badacey pot."""
     low = portion == "low"
-    evaluate = evaluate_a5 if low else evaluate_badugi
-    known = ctx.values[low]
-    cards = ctx.cards
     values: dict[int, HandValue] = {}
     best = 0
     tied = 0
     top = seats[0]
     for seat in seats:
-        value = known.get(seat)
-        if value is None:
-            value = known[seat] = evaluate(cards[seat])
+        value = _value(ctx, seat, low)
         values[seat] = value
         rank = value.rank
         if not tied or rank < best:
@@ -252,6 +312,12 @@ def _award_portion(
         elif rank == best:
             tied += 1
     what = _PORTION_TEXT[portion].format(pot=the(pot))
+    if ctx.unread:
+        for seat in seats:
+            if ctx.unread.get(seat) and values[seat].rank == best:
+                verb = "win" if tied == 1 else "tie for"
+                raise AwardUndetermined(seat, f"{_unread_text(ctx, seat)}, could {verb} {what} (with "
+                                        f"{values[seat].name}): the award needs its cards read")
     amount = units * ctx.chip_unit
     shares: list[Share] = []
     if tied == 1:
@@ -295,6 +361,9 @@ def _award_pot(ctx: _Context, index: int, pot: Pot) -> PotAward:
         share = Share(seat, pot.amount, "whole", None, 0, reason)
         return PotAward(index, name, pot.amount, pot.eligible, (share,), (header, sentence))
     units = pot.amount // ctx.chip_unit
+    if ctx.unread:
+        header += "".join(f" S{_unread_text(ctx, s)[1:]}: no card it could hold wins it a chip of {the(name)}."
+                          for s in pot.eligible if ctx.unread.get(s))
     if ctx.game == "badugi":
         shares, sentences = _award_portion(ctx, "whole", units, name, pot.eligible, 0)
         return PotAward(index, name, pot.amount, pot.eligible, tuple(shares), (header, *sentences))
@@ -322,16 +391,26 @@ def award_pots(
     seat_order: Sequence[int],
     chip_unit: int = 1,
     odd_chip_rule: str = "clockwise_from_button",
+    unread: Mapping[int, int] | None = None,
 ) -> Award:
-    """Build the pots from the contributions and award each; `hands[seat]` is None for a folded seat."""
+    """Build the pots from the contributions and award each; `hands[seat]` is None for a folded seat.
+
+    `unread[seat]` counts the cards of a shown hand that were not read (its `hands` entry holds the rest): raises
+    AwardUndetermined when they could change who wins (or when more than MAX_UNREAD are missing)."""
     clockwise = clockwise_from_button(button, seat_order)
-    shown = _check_inputs(game, contributions, hands, chip_unit, odd_chip_rule, clockwise)
+    missing = {seat: n for seat, n in (unread or {}).items() if n}
+    shown = _check_inputs(game, contributions, hands, chip_unit, odd_chip_rule, clockwise, missing)
     live = [seat for seat in contributions if hands.get(seat) is not None]
     pots, returned = build_pots(contributions, live)
     for seat, amount in returned.items():
         if amount % chip_unit:
             raise AwardError(f"seat {seat}'s uncalled {chips(amount)} is not a multiple of the chip unit {chip_unit}")
-    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown, ({}, {}))
+    for seat, n in missing.items():
+        if n > MAX_UNREAD and any(seat in pot.eligible and len(pot.eligible) > 1 for pot in pots):
+            read = format_cards(shown[seat]) or "nothing"
+            raise AwardUndetermined(seat, f"seat {seat}'s hand was read as {read} with {n} cards unread (at most "
+                                    f"{MAX_UNREAD} can be bounded): the award needs its cards read")
+    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown, ({}, {}), missing)
     awards = tuple(_award_pot(ctx, i, pot) for i, pot in enumerate(pots))
     totals = {seat: returned.get(seat, 0) for seat in contributions}
     for pot_award in awards:

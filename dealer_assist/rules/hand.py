@@ -101,6 +101,7 @@ class Hand:
         "_show_order",
         "_shown",
         "_small_seats",
+        "_unread",
         "bets",
         "betting",
         "burn_owed",
@@ -172,6 +173,7 @@ class Hand:
         self.replaced_any = False
         self._show_order: list[int] = []
         self._shown: dict[int, tuple[Card, ...]] = {}
+        self._unread: dict[int, int] = {}  # a shown hand's cards the camera did not read, by seat index
         self._deal_total = n * rules.hand_size
         self._sequential = rules.draw_procedure == "sequential"
         # seat numbers that fit the record caches' codes
@@ -327,6 +329,7 @@ class Hand:
             tuple(self.contributed), tuple(self.live), tuple(tuple(h) for h in self.hands), len(self.history),
             self.betting.snapshot(), tuple(self.draw_order), self._declare_pos, tuple(self.owed),
             self.burn_owed, self.replaced_any, tuple(self._show_order), tuple(sorted(self._shown.items())),
+            tuple(sorted(self._unread.items())),
             tuple(self.pending_posts), self.stub.snapshot(),
         )
 
@@ -1056,6 +1059,7 @@ class Hand:
             first = 0
         self._show_order = [j for j in ((first + k) % n for k in range(n)) if self.live[j]]
         self._shown = {}
+        self._unread = {}
 
     def _verify_shower(self, seat: int | None, what: str) -> int:
         if self.phase is not _SHOWDOWN or not self._show_order:
@@ -1070,16 +1074,18 @@ class Hand:
             )
         return i
 
-    def verify_show(self, seat: int | None, cards: Sequence[Card]) -> int:
+    def verify_show(self, seat: int | None, cards: Sequence[Card], unread: int = 0) -> int:
+        """The seat index of a legal show; `unread` of its cards face up but not read (a camera's show)."""
         i = self._verify_shower(seat, "a show")
         size = self.rules.hand_size
         keys: list[int] = []
         for c in cards:
             found = key_of_id(id(c))
             keys.append(card_key(c) if found is None else found)
-        if len(keys) != size or len(set(keys)) != size:
+        if unread < 0 or len(keys) + unread != size or len(set(keys)) != len(keys):
+            more = f" and {unread} unread" if unread else ""
             raise IllegalStep(f"seat {self.seats[i]} showing",
-                              f"a {self.rules.game} hand is {size} different cards, not {len(cards)}")
+                              f"a {self.rules.game} hand is {size} different cards, not {len(cards)}{more}")
         where = self.stub.where
         hand = self.hands[i]
         if sum(1 for k in keys if where[k] == i) != len(hand) - hand.count(None):
@@ -1101,15 +1107,22 @@ class Hand:
             return False
         return True
 
-    def show(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> Shown:
-        """Turn a hand face up (cards speak); with a known deck `cards` may be left out."""
+    def show(self, seat: int | None = None, cards: Sequence[Card] | None = None, *, unread: int = 0) -> Shown:
+        """Turn a hand face up (cards speak); with a known deck `cards` may be left out. `unread`: how many of the
+        hand's cards were face up but not read (a camera's show); the award then bounds them (award_pots)."""
         if cards is None:
             i0 = self._verify_shower(seat, "a show")
             known = [c for c in self.hands[i0] if c is not None]
             if len(known) != self.rules.hand_size:
                 raise IllegalStep(f"seat {self.seats[i0]} showing", "the cards shown must be given")
             cards = known
-        i = self.verify_show(seat, cards)
+        elif unread:
+            # A card of this hand seen before (exposed in the deal) is one of the unread ones: it is known.
+            i0 = self._verify_shower(seat, "a show")
+            read = {card_key(c) for c in cards}
+            seen = [c for c in self.hands[i0] if c is not None and card_key(c) not in read]
+            cards, unread = (*cards, *seen), unread - len(seen)
+        i = self.verify_show(seat, cards, unread)
         shown = tuple(cards)
         hand = self.hands[i]
         if None in hand or len(hand) != len(shown):  # faces seen for the first time: record where they are
@@ -1119,10 +1132,12 @@ class Hand:
             for c in shown:
                 self.stub.place(c, i)
         # (a fully known hand shows exactly its cards: verify_show checked it, `where` is already right)
-        self.hands[i] = list(shown)
+        self.hands[i] = [*shown, *[None] * unread]
         self._shown[i] = shown
+        if unread:
+            self._unread[i] = unread
         del self._show_order[0]
-        step = make_shown(self.seats[i], shown)
+        step = make_shown(self.seats[i], shown, unread)
         self.history.append(step)
         self._after_show()
         return step
@@ -1176,7 +1191,8 @@ class Hand:
         return self.phase is _AWARDING
 
     def award(self) -> Awarded:
-        """Award every pot (award_pots); uncontested when one seat is left: it wins without showing."""
+        """Award every pot (award_pots); uncontested when one seat is left: it wins without showing. Raises
+        AwardUndetermined (nothing changes) when a hand shown with unread cards could win or tie for a pot."""
         self.verify_award()
         contributions = self.contributions()
         rules = self.rules
@@ -1196,6 +1212,7 @@ class Hand:
                 seat_order=sorted(self.seats),
                 chip_unit=rules.chip_unit,
                 odd_chip_rule=rules.odd_chip_rule,
+                unread={self.seats[i]: n for i, n in self._unread.items()},
             )
         for seat, amount in result.totals.items():
             self.stacks[self.index_of[seat]] += amount

@@ -120,7 +120,7 @@ def hand_actions(hand: Hand) -> list[str]:
         elif isinstance(step, BetTo | RaisedTo):
             actions.append(f"{p[step.seat]} cbr {step.amount}")
         elif isinstance(step, Shown):
-            actions.append(f"{p[step.seat]} sm {_cards(step.cards)}")
+            actions.append(f"{p[step.seat]} sm {_cards((*step.cards, *[None] * step.unread))}")
         elif isinstance(step, Mucked):
             actions.append(f"{p[step.seat]} sm")
     flush_deal()
@@ -265,10 +265,8 @@ def _move(hand: Hand, seat: int, words: list[str]) -> None:
         if len(words) == 1:
             hand.muck(seat)
         else:
-            shown = _parse_cards(words[1])
-            if any(c is None for c in shown):
-                raise PHHError(f"seat {seat} shows unknown cards")
-            hand.show(seat, [c for c in shown if c is not None])
+            shown = _parse_cards(words[1])   # "??": a card turned up that the camera did not read
+            hand.show(seat, [c for c in shown if c is not None], unread=sum(c is None for c in shown))
     else:
         raise PHHError(f"action {verb!r} of seat {seat} is not a draw-game action; accepted: f cc cbr sd sm")
 

@@ -143,9 +143,12 @@ class Reshuffled(Step):
 
 @dataclass(frozen=True, slots=True)
 class Shown(Step):
+    """A hand turned face up; `unread` of its cards were face up but not read (a camera's show), `cards` the rest."""
+
     kind: ClassVar[str] = "show"
     seat: int
     cards: tuple[Card, ...]
+    unread: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,8 @@ def hand_story(hand: Hand) -> str:
             )
         elif isinstance(step, Shown):
             head("showdown")
-            lines.append(f"Seat {step.seat} shows {' '.join(map(str, step.cards))}.")
+            unread = f" ({step.unread} more face up, unread)" if step.unread else ""
+            lines.append(f"Seat {step.seat} shows {' '.join(map(str, step.cards))}{unread}.")
         elif isinstance(step, Mucked):
             head("showdown")
             lines.append(f"Seat {step.seat} mucks.")
