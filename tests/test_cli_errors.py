@@ -41,3 +41,11 @@ def test_train_reuse_needs_the_stage_in_out(tmp_path) -> None:  # type: ignore[n
                              "or leave classifier out of --reuse to train it\n")
     bad = CliRunner().invoke(cli, ["train", "--out", str(tmp_path), "--reuse", "everything"])
     assert bad.exit_code == 2 and "unknown stage 'everything' in --reuse; accepted: detector, classifier" in bad.output
+
+
+def test_detect_on_a_gpu_needs_the_ultralytics_backend(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    image = tmp_path / "frame.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n")
+    result = CliRunner().invoke(cli, ["detect", str(image), "--device", "0"])
+    assert result.exit_code != 0 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("error: the onnx backend runs on the CPU") and "ultralytics" in result.output

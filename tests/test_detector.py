@@ -454,3 +454,10 @@ def test_a_back_box_over_face_up_reads_or_smaller_than_their_corners_is_dropped(
     only = common.assemble(img, xyxy[3:], scores[3:], np.ones(4, np.int64), ("index", "back", "button"), classify,
                            32, 1.5, common.Thresholds())
     assert only.labels == ["back"] * 4
+
+
+def test_the_onnx_backend_refuses_a_gpu_device() -> None:
+    """ONNX Runtime here runs on the CPU: asking it for a GPU is a one-line error naming the backend that can."""
+    with pytest.raises(DetectorError, match=r"the onnx backend runs on the CPU .*device '0' needs the ultralytics"):
+        make_detector("onnx", device="0")
+    assert make_detector("onnx", device="cpu").name == "onnx"

@@ -31,3 +31,24 @@ def test_ultralytics_backend_reads_close_up_cards_through_the_shrunk_read() -> N
     assert one_read.figures()["face_up_recall"] < with_shrunk.figures()["face_up_recall"]
     det.expect_card_length(60.0, (1280, 720))  # type: ignore[attr-defined]
     assert det.shrinks == ()  # type: ignore[attr-defined]
+
+
+def test_the_device_is_the_gpu_when_there_is_one_and_a_bad_one_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--device` picks where Ultralytics predicts; by default the first GPU torch sees, else the CPU. A device that
+    is not there is refused before the model loads, naming what is accepted."""
+    import torch
+
+    from dealer_assist.vision.backends.ultralytics_backend import resolve_device
+    from dealer_assist.vision.detector import DetectorError
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve_device(None) == "cpu" and resolve_device("CPU") == "cpu"
+    with pytest.raises(DetectorError, match=r"no CUDA device 0 here \(torch sees no CUDA device\); use --device cpu"):
+        resolve_device("0")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    assert resolve_device(None) == "0" and resolve_device("1") == "1"
+    with pytest.raises(DetectorError, match=r"no CUDA device 2 here \(torch sees 2 CUDA devices\)"):
+        resolve_device("2")
+    with pytest.raises(DetectorError, match="unknown device 'gpu'; accepted: cpu, or a CUDA device index such as 0"):
+        resolve_device("gpu")

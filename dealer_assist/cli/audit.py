@@ -69,9 +69,13 @@ def _house(spec: str | None, default: str) -> Any:
 @click.option("--horizon", type=click.FloatRange(min=0.0), default=3.0, show_default=True,
               help="Seconds to hold events and actions to put them back in time order.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
+@click.option("--device", default=None, metavar="DEVICE",
+              help="ultralytics detector: cpu, or a CUDA device index such as 0 (default: the first GPU when there "
+                   "is one); the onnx detector runs on the CPU.")
 def audit(video: str, table: str, camera: str | None, house: str | None, actions: str | None, actions_offset: float,
           log_path: str | None, as_json: bool, detector: str, model: str | None, truth_path: str | None,
-          seats: str | None, button: int | None, dealer: str, horizon: float, progress: bool) -> None:
+          seats: str | None, button: int | None, dealer: str, horizon: float, progress: bool,
+          device: str | None) -> None:
     """Referee a recorded hand video and print its hands, flags and awards (the log gets every record)."""
     from tqdm import tqdm
 
@@ -97,7 +101,8 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
         truth_path = truth_path or detector[5:]
     truth = SimTruth.load(truth_path) if truth_path else None
     fake = detector.startswith("fake:")
-    det: Detector = TruthDetector(SimTruth.load(detector[5:])) if fake else make_detector(detector, model)
+    det: Detector = (TruthDetector(SimTruth.load(detector[5:])) if fake
+                     else make_detector(detector, model, device=device))
     rules = _house(house, str(truth.data["game"]) if truth else "badugi-limit")
     if camera:
         calibration = CameraCalibration.load(camera, profile)

@@ -38,8 +38,11 @@ def _draw_path(out: Path, image: Path, many: bool) -> Path:
               help="Drop objects below this.")
 @click.option("--threads", type=click.IntRange(min=0), default=0,
               help="CPU threads for inference (0: the runtime decides).")
+@click.option("--device", default=None, metavar="DEVICE",
+              help="ultralytics backend: cpu, or a CUDA device index such as 0 (default: the first GPU when there "
+                   "is one); the onnx backend runs on the CPU.")
 def detect(images: tuple[Path, ...], as_json: bool, draw: Path | None, model: Path | None, backend: str,
-           min_confidence: float, threads: int) -> None:
+           min_confidence: float, threads: int, device: str | None) -> None:
     """Find face-up cards (which), face-down cards (backs) and the dealer button in IMAGES.
 
     Any photo or frame: a 1280x720 camera frame or a 6000x4000 phone photo (large images are also
@@ -50,7 +53,7 @@ def detect(images: tuple[Path, ...], as_json: bool, draw: Path | None, model: Pa
     for path in images:  # fail before loading the model
         if not path.is_file():
             raise DealerAssistError(f"no such image: {path}")
-    detector = make_detector(backend, model, threads=threads or None)
+    detector = make_detector(backend, model, threads=threads or None, device=device)
     for path in images:
         image = read_image(path)
         dets = detector.detect(image).with_min_confidence(min_confidence)

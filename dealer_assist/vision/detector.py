@@ -158,9 +158,16 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
 
 
 def make_detector(backend: str = DEFAULT_BACKEND, model_path: str | Path | None = None, **options: Any) -> Detector:
-    """A detector by backend name ("onnx", "ultralytics", "fake"); `model_path` defaults to models/."""
+    """A detector by backend name ("onnx", "ultralytics", "fake"); `model_path` defaults to models/. `device`
+    (ultralytics): "cpu" or a CUDA index; by default the first GPU when torch sees one."""
     key = backend.strip().lower()
     factories: dict[str, Callable[..., Detector]] = {}
+    device = options.pop("device", None)
+    if device is not None:
+        options["device"] = device
+    if key == "onnx" and device is not None and str(device).strip().lower() != "cpu":
+        raise DetectorError(f"the onnx backend runs on the CPU (ONNX Runtime, no torch); device {device!r} needs "
+                            "the ultralytics backend")
     if key == "onnx":
         from dealer_assist.vision.backends.onnx_backend import OnnxDetector
 

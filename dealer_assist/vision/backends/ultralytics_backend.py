@@ -38,18 +38,36 @@ def _load_yolo(path: str) -> Any:
     return yolo(path, task="detect")
 
 
+def resolve_device(device: str | None) -> str:
+    """The torch device to predict on: "cpu", or a CUDA index ("0"); None takes the first GPU when torch sees one."""
+    import torch
+
+    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if device is None:
+        return "0" if gpus else "cpu"
+    text = device.strip().lower()
+    if text == "cpu":
+        return text
+    if not text.isdigit():
+        raise DetectorError(f"unknown device {device!r}; accepted: cpu, or a CUDA device index such as 0")
+    if int(text) >= gpus:
+        seen = f"torch sees {gpus} CUDA device{'s' if gpus != 1 else ''}" if gpus else "torch sees no CUDA device"
+        raise DetectorError(f"no CUDA device {text} here ({seen}); use --device cpu")
+    return text
+
+
 class UltralyticsDetector:
     """Detector through `ultralytics.YOLO(...).predict` on the training checkpoint (or any model it loads)."""
 
     name = "ultralytics"
 
-    def __init__(self, manifest: ModelManifest, *, device: str = "cpu", threads: int | None = None,
+    def __init__(self, manifest: ModelManifest, *, device: str | None = None, threads: int | None = None,
                  thresholds: Thresholds | None = None, weights: str | None = None,
                  shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
         self.thresholds = thresholds or Thresholds(card=manifest.card_threshold)
         self.shrinks = shrinks  # as the ONNX backend: the shrunk read for cards too large at full scale
-        self.device = device
+        self.device = resolve_device(device)  # before the model loads: a bad device is one line, at once
         path = weights or (str(manifest.checkpoint_path) if manifest.checkpoint_path else str(manifest.detector_path))
         if not os.path.exists(path):
             raise DetectorError(f"model file {path} is missing; train with `dealer-assist train`")
