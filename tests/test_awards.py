@@ -400,7 +400,7 @@ def _totals_and_shares(award: Award) -> tuple[dict[int, int], list[tuple[int, in
     seats=st.integers(min_value=2, max_value=5),
     stakes=st.lists(st.integers(min_value=1, max_value=9), min_size=5, max_size=5),
     order=st.permutations(range(52)),
-    hidden=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 2)), min_size=1, max_size=2),
+    hidden=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 3)), min_size=1, max_size=2),
     rule=st.sampled_from(["clockwise_from_button", "high_card_by_suit"]),
 )
 def test_an_award_made_around_unread_cards_is_the_award_of_every_card_they_could_be(
@@ -454,5 +454,5 @@ def test_unread_cards_are_checked() -> None:
         award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc Kd Kh")}, unread={2: 2}, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(AwardError, match="seat 3 has 1 unread cards but no hand shown"):
         award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc Kd Kh Ks")}, unread={3: 1}, **kwargs)  # type: ignore[arg-type]
-    with pytest.raises(AwardUndetermined, match=r"3 cards unread \(at most 2 can be bounded"):
-        award_pots(hands={1: h("Ac 2d 3h 4s"), 2: h("Kc")}, unread={2: 3}, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(AwardUndetermined, match=r"4 cards unread \(at most 3 can be bounded"):
+        award_pots(hands={1: h("Ac 2d 3h 4s"), 2: ()}, unread={2: 4}, **kwargs)  # type: ignore[arg-type]

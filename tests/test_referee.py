@@ -327,10 +327,13 @@ def test_a_show_read_in_part_that_could_win_holds_the_award_and_says_with_what()
     assert whole.flags == [] and whole.awards[-1].award.totals[2] > 0
 
 
-def test_a_show_with_more_than_two_cards_unread_is_not_bounded() -> None:
-    """Read 1 of 4 (three unread): the hand could be nearly anything; the referee says so as before."""
+def test_a_show_read_one_card_of_four_is_bounded_by_that_card() -> None:
+    """Read 1 of 4 (three unread): with the Kc read, seat 3's best is a king-high badugi, which seat 2's 4-3-2-A
+    beats; with the 2c read it could be 4-3-2-A too (a tie), so the award waits."""
     hand = run(_showdown_2_and_3().show(2, "Ac 2d 3h 4s").show(3, "Kc").gather()).hands[0]
-    assert hand.awards == [] and "the camera read only 1 of its 4 cards" in hand.flags[0].message
+    assert hand.flags == [] and hand.awards[-1].award.totals[2] > 0
+    held = run(_showdown_2_and_3().show(2, "Ac 2d 3h 4s").show(3, "2c").gather()).hands[0]
+    assert held.awards == [] and "could tie for the main pot (with 4-3-2-A badugi)" in held.flags[0].message
 
 
 def test_seat_skipped() -> None:

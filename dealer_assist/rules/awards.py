@@ -28,11 +28,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, NamedTuple
 
-from dealer_assist.cards import FULL_DECK, Card, format_cards
+import numpy as np
+
+from dealer_assist.cards import FULL_DECK, Card, card_from_index, format_cards
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.rules.badugi import badugi_class, evaluate_badugi
+from dealer_assist.rules.badugi import badugi_class, evaluate_badugi, evaluate_badugi_batch
 from dealer_assist.rules.hand_value import HandValue
-from dealer_assist.rules.lowball import evaluate_a5
+from dealer_assist.rules.lowball import evaluate_a5, evaluate_a5_batch
 from dealer_assist.rules.pots import Pot, build_pots
 from dealer_assist.rules.stub import card_key
 
@@ -40,9 +42,9 @@ Game = Literal["badugi", "badacey"]
 Portion = Literal["whole", "low", "badugi"]
 ODD_CHIP_RULES = ("clockwise_from_button", "high_card_by_suit")
 _HAND_SIZE = {"badugi": 4, "badacey": 5}
-MAX_UNREAD = 2
-"""Unread cards a shown hand may have for the award to be bounded: at 2, about 1,100 ways to fill them a seat; with
-more, an unread hand could be nearly anything, and the floor reads it."""
+MAX_UNREAD = 3
+"""Unread cards a shown hand may have for the award to be bounded: at 3, up to about 19,600 ways to fill them a seat,
+ranked in one batch; with more, an unread hand could be nearly anything, and the floor reads it."""
 
 
 class AwardError(DealerAssistError, ValueError):
@@ -150,18 +152,16 @@ class _Context(NamedTuple):
 def best_possible(cards: Sequence[Card], unread: int, elsewhere: Collection[Card], *, low: bool) -> HandValue:
     """The best value `cards` make with `unread` more cards from the deck, none of them among `cards` or `elsewhere`
     (the other hands shown): an upper bound on a hand read in part."""
-    evaluate = evaluate_a5 if low else evaluate_badugi
     taken = {card_key(c) for c in (*cards, *elsewhere)}
-    pool = [c for c in FULL_DECK if card_key(c) not in taken]
-    known = tuple(cards)
-    best: HandValue | None = None
-    for more in combinations(pool, unread):
-        value = evaluate(known + more)
-        if best is None or value.rank < best.rank:
-            best = value
-    if best is None:
-        raise AwardError(f"no {unread} cards are left in the deck to complete {format_cards(known)}")
-    return best
+    pool = np.array([c.index for c in FULL_DECK if card_key(c) not in taken], dtype=np.int64)
+    if len(pool) < unread:
+        raise AwardError(f"no {unread} cards are left in the deck to complete {format_cards(cards)}")
+    fills = pool[np.array(list(combinations(range(len(pool)), unread)), dtype=np.int64).reshape(-1, unread)]
+    known = np.array([c.index for c in cards], dtype=np.int64)
+    rows = np.concatenate([np.broadcast_to(known, (len(fills), len(known))), fills], axis=1)
+    ranks = (evaluate_a5_batch if low else evaluate_badugi_batch)(rows)  # no repeats: 0 (a repeat) cannot occur
+    best = rows[int(np.argmin(ranks))]
+    return (evaluate_a5 if low else evaluate_badugi)([card_from_index(int(i)) for i in best])
 
 
 def _value(ctx: _Context, seat: int, low: bool) -> HandValue:
