@@ -23,7 +23,9 @@ seat holds cards, nothing came or went there within 0.7 s, no hand or chips pass
 With referee hints, for each whole ONNX video: onnx_awards_right / _wrong / _none, the referee's award against the one
 it makes from the video's true events and the same dealer actions (none: it awarded nothing, the floor decides);
 onnx_injected_errors_flagged (the injected dealer errors whose flag, `FLAG_OF_ERROR`, the referee raised at their
-seat), onnx_other_flags_with_errors and onnx_flags_on_clean_hands (`audit` must raise exactly the injected flags).
+seat), onnx_other_flags_with_errors and onnx_flags_on_clean_hands (`audit` must raise exactly the injected flags);
+onnx_unread_show_flags_on_clean_hands: of the last, those saying a shown hand went partly unread and the floor awards
+the pots (`hand_run.UNREAD_SHOW`: the camera's limit, not a dealer error).
 Per-video errors are injected on every other seed (`--errors`).
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
 felt carries; `scene.random_print`): no event may come of them.
@@ -52,6 +54,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from dealer_assist.audit.hand_run import UNREAD_SHOW  # noqa: E402
 from dealer_assist.audit.loop import RefereeLoop  # noqa: E402
 from dealer_assist.audit.records import DealerAction  # noqa: E402
 from dealer_assist.audit.referee import Referee  # noqa: E402
@@ -134,13 +137,16 @@ def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
     return ("right" if right else "wrong") + (" provisional" if made.provisional else "")
 
 
-def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int]:
-    """(injected errors, those the referee flagged as it must, its other flags): `audit` must raise exactly the
-    injected errors' flags (`FLAG_OF_ERROR`, at their seats) and none on a clean hand."""
+def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, int]:
+    """(injected errors, those the referee flagged as it must, its other flags, those of them saying a shown hand
+    went unread): `audit` must raise exactly the injected errors' flags (`FLAG_OF_ERROR`, at their seats) and none on
+    a clean hand."""
     want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
-    got = Counter((f.kind.value, f.seat) for h in referee.hands for f in h.flags)
+    flags = [f for h in referee.hands for f in h.flags]
+    got = Counter((f.kind.value, f.seat) for f in flags)
     raised = sum((want & got).values())
-    return sum(want.values()), raised, sum(got.values()) - raised
+    unread = sum(1 for f in flags if UNREAD_SHOW in f.message)
+    return sum(want.values()), raised, sum(got.values()) - raised, unread
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -237,7 +243,7 @@ def main() -> None:
     t0 = time.perf_counter()
     onnx: list[TrackedVideo] = []
     outcomes: list[str] = []
-    flag_counts: list[tuple[int, int, int]] = []
+    flag_counts: list[tuple[int, int, int, int]] = []
     for g in games:
         for s in _seeds(args.onnx_seeds):
             loops: list[RefereeLoop] = []
@@ -263,11 +269,12 @@ def main() -> None:
             print(f"onnx_awards_{kind}: {len(made)} of {len(outcomes)} ({made.count(kind)} final, "
                   f"{len(made) - made.count(kind)} provisional)")
         print(f"onnx_awards_none: {outcomes.count('none')} of {len(outcomes)}")
-        injected = sum(w for w, _, _ in flag_counts)
-        print(f"onnx_injected_errors_flagged: {sum(r for _, r, _ in flag_counts)} of {injected}")
-        print(f"onnx_other_flags_with_errors: {sum(o for w, _, o in flag_counts if w)}")
-        print(f"onnx_flags_on_clean_hands: {sum(o for w, _, o in flag_counts if not w)} "
-              f"({sum(1 for w, _, _ in flag_counts if not w)} hands)")
+        injected = sum(w for w, _, _, _ in flag_counts)
+        print(f"onnx_injected_errors_flagged: {sum(r for _, r, _, _ in flag_counts)} of {injected}")
+        print(f"onnx_other_flags_with_errors: {sum(o for w, _, o, _ in flag_counts if w)}")
+        print(f"onnx_flags_on_clean_hands: {sum(o for w, _, o, _ in flag_counts if not w)} "
+              f"({sum(1 for w, _, _, _ in flag_counts if not w)} hands)")
+        print(f"onnx_unread_show_flags_on_clean_hands: {sum(u for w, _, _, u in flag_counts if not w)}")
 
 
 if __name__ == "__main__":

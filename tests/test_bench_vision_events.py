@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -12,12 +13,15 @@ from vision_events import _actions, _referee, award_outcome, cache_name, flag_ou
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable
+from dealer_assist.vision.events import CardsShown
 
 
-def _fed(sim: SimulatedTable, drop: str | None = None) -> Referee:
-    """The video's referee fed its true events and dealer actions (less the events of kind `drop`)."""
+def _fed(sim: SimulatedTable, drop: str | None = None, unread_shows: bool = False) -> Referee:
+    """The video's referee fed its true events and dealer actions (less the events of kind `drop`; with
+    `unread_shows`, every show seen with no card read)."""
     referee = _referee(sim)
-    items = [*(e for e in sim.truth.events if e.kind != drop), *_actions(sim)]
+    events = [replace(e, cards=()) if unread_shows and isinstance(e, CardsShown) else e for e in sim.truth.events]
+    items = [*(e for e in events if e.kind != drop), *_actions(sim)]
     referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
     referee.close(sim.frame_count / sim.fps)
     return referee
@@ -25,9 +29,11 @@ def _fed(sim: SimulatedTable, drop: str | None = None) -> Referee:
 
 def test_flags_are_scored_against_the_injected_errors() -> None:
     errors = SimulatedTable("badugi-limit", 1, size=(320, 180), errors=ERROR_KINDS)
-    assert flag_outcome(errors, _fed(errors)) == (4, 4, 0)
+    assert flag_outcome(errors, _fed(errors)) == (4, 4, 0, 0)
     clean = SimulatedTable("badugi-limit", 2, size=(320, 180))
-    assert flag_outcome(clean, _fed(clean)) == (0, 0, 0)
+    assert flag_outcome(clean, _fed(clean)) == (0, 0, 0, 0)
+    unread = flag_outcome(clean, _fed(clean, unread_shows=True))     # the showdown's corners all unread
+    assert unread[:2] == (0, 0) and unread[2] == unread[3] == 1
     assert award_outcome(clean, _fed(clean)) == "right"
     missing = flag_outcome(clean, _fed(clean, drop="replaced"))        # the camera lost every replacement
     assert missing[:2] == (0, 0) and missing[2] > 0

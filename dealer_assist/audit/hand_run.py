@@ -41,6 +41,10 @@ acts again that fast (with no card seen between, a draw where all stood pat)."""
 VISION_PHASES = {Phase.POSTING: "deal", Phase.DEALING: "deal", Phase.BETTING: "betting", Phase.DRAWING: "draw"}
 
 
+UNREAD_SHOW = "the pots cannot be awarded by the camera"
+"""How the flag ends that says a shown hand went (partly) unread, so the floor awards the pots: the camera's limit,
+not a dealer error (benchmarks count these apart)."""
+
 class HandRun(ShowdownChecks):
     """The referee's view of one deal; `feed()` takes inputs in order, `outputs` collects what it raised."""
 
@@ -165,8 +169,8 @@ class HandRun(ShowdownChecks):
             if shown or not hand.can_muck(seat):
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
                     what = self._not_shown(seat, shown[-1] if shown else None)
-                    self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; the pots cannot "
-                               "be awarded by the camera", t, frame, severity=Severity.WARNING)
+                    self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; {UNREAD_SHOW}", t,
+                               frame, severity=Severity.WARNING)
                 break
             self._flag_mucked_first(seat, t, frame)
             hand.muck(seat)
@@ -230,7 +234,7 @@ class HandRun(ShowdownChecks):
             try:
                 step = hand.award()
             except AwardUndetermined as exc:
-                self._flag(FlagKind.UNEXPECTED_EVENT, exc.seat, f"{exc}; the pots cannot be awarded by the camera", t,
+                self._flag(FlagKind.UNEXPECTED_EVENT, exc.seat, f"{exc}; {UNREAD_SHOW}", t,
                            frame, severity=Severity.WARNING, once=("award", exc.seat))
                 self._last_phase, self._last_draw = hand.phase, hand.draw
                 return
