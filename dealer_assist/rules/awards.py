@@ -16,8 +16,9 @@ the tied winners in the order the odd-chip rule gives:
   card, so the order is total. Several odd units go one each down that order.
 
 A hand shown with some cards unread (the camera saw it turned up and read only some corners) can still be
-awarded around: it is given the best value any unseen cards could make, and when even that neither wins nor ties
-for a pot or half, the award stands for every card it could hold. When it might win or tie, the award needs its
+awarded around: it is given the best value any other cards of the deck could make (cards read in other hands
+included, in case one of those was misread), and when even that neither wins nor ties for a pot or half, the award
+stands for every card it could hold. When it might win or tie, the award needs its
 cards (`AwardUndetermined`).
 """
 
@@ -171,8 +172,8 @@ def _value(ctx: _Context, seat: int, low: bool) -> HandValue:
     if value is None:
         missing = ctx.unread.get(seat, 0)
         if missing:
-            others = [c for s, cards in ctx.cards.items() if s != seat for c in cards]
-            value = best_possible(ctx.cards[seat], missing, others, low=low)
+            # Any card but its own reads: one misread in another hand must not narrow what this hand could hold.
+            value = best_possible(ctx.cards[seat], missing, (), low=low)
         else:
             value = (evaluate_a5 if low else evaluate_badugi)(ctx.cards[seat])
         known[seat] = value
