@@ -112,3 +112,17 @@ def test_help_lists_showdown() -> None:
     assert "showdown" in result.output
     result = CliRunner().invoke(cli, ["showdown", "--help"])
     assert result.exit_code == 0 and "SEAT:CONTRIBUTION:CARDS" in result.output
+
+
+def test_cards_shown_but_not_read_are_question_marks() -> None:
+    """A floor supervisor asks whether an unread card matters: Kc Kd and two unknowns lose to 4-3-2-A whatever they
+    are (awarded, with the reason); 5c and three unknowns could make 5-3-2-A and beat 3-2-A (one line, no award)."""
+    code, out, _ = run("--game", "badugi", "--button", "2", "--seat", "1:20:Ac 2d 3h 4s", "--seat", "2:20:Kc Kd ?? ??")
+    assert code == 0
+    assert "Seat 2's hand, read as Kc Kd with 2 cards unread: no card it could hold wins it a chip" in out
+    assert out.rstrip().endswith("Totals: seat 1 40, seat 2 0.")
+    code, out, err = run("--game", "badugi", "--button", "2", "--seat", "1:20:Ac 2d 3h Ks",
+                         "--seat", "2:20:5c ?? ?? ??")
+    assert code != 0 and out == ""
+    assert err == ("error: seat 2's hand, read as 5c with 3 cards unread, could win the main pot (with 5-3-2-A "
+                   "badugi): the award needs its cards read\n")
