@@ -45,6 +45,7 @@ UNREAD_SHOW = "the pots cannot be awarded by the camera"
 """How the flag ends that says a shown hand went (partly) unread, so the floor awards the pots: the camera's limit,
 not a dealer error (benchmarks count these apart)."""
 
+
 class HandRun(ShowdownChecks):
     """The referee's view of one deal; `feed()` takes inputs in order, `outputs` collects what it raised."""
 

@@ -24,7 +24,7 @@ cards (`AwardUndetermined`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, NamedTuple
@@ -150,10 +150,10 @@ class _Context(NamedTuple):
     unread: Mapping[int, int]
 
 
-def best_possible(cards: Sequence[Card], unread: int, elsewhere: Collection[Card], *, low: bool) -> HandValue:
-    """The best value `cards` make with `unread` more cards from the deck, none of them among `cards` or `elsewhere`
-    (the other hands shown): an upper bound on a hand read in part."""
-    taken = {card_key(c) for c in (*cards, *elsewhere)}
+def best_possible(cards: Sequence[Card], unread: int, *, low: bool) -> HandValue:
+    """The best value `cards` make with `unread` more cards from the rest of the deck: an upper bound on a hand read
+    in part. Cards read in other hands count too: one misread there must not narrow what this hand could hold."""
+    taken = {card_key(c) for c in cards}
     pool = np.array([c.index for c in FULL_DECK if card_key(c) not in taken], dtype=np.int64)
     if len(pool) < unread:
         raise AwardError(f"no {unread} cards are left in the deck to complete {format_cards(cards)}")
@@ -172,8 +172,7 @@ def _value(ctx: _Context, seat: int, low: bool) -> HandValue:
     if value is None:
         missing = ctx.unread.get(seat, 0)
         if missing:
-            # Any card but its own reads: one misread in another hand must not narrow what this hand could hold.
-            value = best_possible(ctx.cards[seat], missing, (), low=low)
+            value = best_possible(ctx.cards[seat], missing, low=low)
         else:
             value = (evaluate_a5 if low else evaluate_badugi)(ctx.cards[seat])
         known[seat] = value
@@ -406,12 +405,11 @@ def award_pots(
     for seat, amount in returned.items():
         if amount % chip_unit:
             raise AwardError(f"seat {seat}'s uncalled {chips(amount)} is not a multiple of the chip unit {chip_unit}")
+    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown, ({}, {}), missing)
     for seat, n in missing.items():
         if n > MAX_UNREAD and any(seat in pot.eligible and len(pot.eligible) > 1 for pot in pots):
-            read = format_cards(shown[seat]) or "nothing"
-            raise AwardUndetermined(seat, f"seat {seat}'s hand was read as {read} with {n} cards unread (at most "
-                                    f"{MAX_UNREAD} can be bounded): the award needs its cards read")
-    ctx = _Context(game, chip_unit, odd_chip_rule, clockwise, shown, ({}, {}), missing)
+            raise AwardUndetermined(seat, f"{_unread_text(ctx, seat)} (at most {MAX_UNREAD} can be bounded): the "
+                                    "award needs its cards read")
     awards = tuple(_award_pot(ctx, i, pot) for i, pot in enumerate(pots))
     totals = {seat: returned.get(seat, 0) for seat in contributions}
     for pot_award in awards:

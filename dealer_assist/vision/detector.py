@@ -162,9 +162,9 @@ def make_detector(backend: str = DEFAULT_BACKEND, model_path: str | Path | None 
     (ultralytics): "cpu" or a CUDA index; by default the first GPU when torch sees one."""
     key = backend.strip().lower()
     factories: dict[str, Callable[..., Detector]] = {}
-    device = options.pop("device", None)
-    if device is not None:
-        options["device"] = device
+    device = options.get("device")
+    if device is None:
+        options.pop("device", None)  # a backend's own default (the fake backend takes no device)
     if key == "onnx" and device is not None and str(device).strip().lower() != "cpu":
         raise DetectorError(f"the onnx backend runs on the CPU (ONNX Runtime, no torch); device {device!r} needs "
                             "the ultralytics backend")
