@@ -38,8 +38,11 @@ from dealer_assist.vision.events import (
 )
 
 
-def record(log: HandLog, session: int, hand: Hand) -> int:
-    """Log a rules-engine hand the way the referee would: what the camera saw and what the dealer entered."""
+def record(log: HandLog, session: int, hand: Hand, reads: dict[int, list[str]] | None = None,
+           face_down: bool = False) -> int:
+    """Log a rules-engine hand the way the referee would: what the camera saw and what the dealer entered.
+    `reads`: a seat's show as the camera read it in part, one event per entry ("Kh", then "Kh Kc Qs");
+    `face_down`: the cards dealt and replaced seen only as backs, as a table camera sees them."""
     hand_id = log.start_hand(session, button=hand.button, stacks=dict(zip(hand.seats, hand.starting, strict=True)),
                              house_rules=hand.rules.to_toml())
     t = 0.0
@@ -49,7 +52,7 @@ def record(log: HandLog, session: int, hand: Hand) -> int:
         event: TableEvent | None = None
         action: DealerAction | None = None
         if isinstance(step, Dealt):
-            event = CardDealt(t=t, frame=frame, seat=step.seat, card=step.card)
+            event = CardDealt(t=t, frame=frame, seat=step.seat, card=None if face_down else step.card)
         elif isinstance(step, Burned):
             event = CardBurned(t=t, frame=frame)
         elif isinstance(step, Discarded) and step.count:  # standing pat shows nothing to the camera
@@ -57,7 +60,11 @@ def record(log: HandLog, session: int, hand: Hand) -> int:
             event = CardsDiscarded(t=t, frame=frame, seat=step.seat, count=step.count,
                                    cards=known if len(known) == step.count else ())
         elif isinstance(step, Replaced):
-            event = CardReplaced(t=t, frame=frame, seat=step.seat, card=step.card)
+            event = CardReplaced(t=t, frame=frame, seat=step.seat, card=None if face_down else step.card)
+        elif isinstance(step, Shown) and reads and step.seat in reads:
+            for k, read in enumerate(reads[step.seat]):
+                log.record_event(hand_id, CardsShown(t=t + 0.1 * k, frame=frame + k, seat=step.seat,
+                                                     cards=tuple(parse_card(c) for c in read.split())))
         elif isinstance(step, Shown):
             event = CardsShown(t=t, frame=frame, seat=step.seat, cards=step.cards)
         elif isinstance(step, Folded):
@@ -123,3 +130,25 @@ def test_a_show_the_camera_could_not_read_is_unknown_cards_not_a_muck(tmp_path: 
         log.end_hand(hand_id, "void")
         (text,) = export_phh([log.story(hand_id)])
     assert '"p2 sm Ah??????"' in text and '"p1 sm ????????"' in text
+
+
+def test_a_show_read_in_part_replays_with_its_unread_cards_when_the_award_stands(tmp_path: Path) -> None:
+    """Seat 2 showed Kh Ts Kc Qs and the camera read Kh, then Kh Kc Qs: one show of those three and a card unread,
+    which no card could make a winner of (seat 3's Q-6-3 beats any K-Q-x), so the hand replays through the rules
+    with the same award and the show is written `??` for the unread card. Read as Ks alone (three unread), seat 2
+    could have held anything: the award is the camera's to refuse, and the hand is written from the records."""
+    rules = HouseRules.preset("badugi-limit")
+    hand = simulate_hand(rules, 3, 36)
+    assert [(s.seat, "".join(map(str, s.cards))) for s in hand.history if isinstance(s, Shown)] == [
+        (2, "KhTsKcQs"), (3, "6s6cQc3h")]
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        partly = record(log, session, hand, reads={2: ["Kh", "Kh Kc Qs"]}, face_down=True)
+        barely = record(log, session, hand, reads={2: ["Kh"]}, face_down=True)
+        (text,) = export_phh([log.story(partly)])
+        (fallback,) = export_phh([log.story(barely)])
+    assert not text.startswith("#"), text.splitlines()[0]
+    who = {seat: f"p{i + 1}" for i, seat in enumerate(tomllib.loads(text)["seats"])}
+    assert f'"{who[2]} sm KhKcQs??"' in text and f'"{who[3]} sm 6s6cQc3h"' in text
+    assert rules_phh.loads(text).stacks == hand.stacks
+    assert fallback.startswith("# not replayable through the rules engine (") and "unread" in fallback.splitlines()[0]

@@ -14,6 +14,9 @@ button last), blinds, antes and bet sizes are read from the hand's house rules w
 replaced (`??` for a face-down card), `sd` for a discard, `sm` for a show, and the betting actions
 from the dealer's entries. PHH has no Badacey variant: those hands are written with
 `variant = "badacey"` and a comment saying so. Burned cards are not written.
+
+A show the camera read in part replays as one show of every card read, the rest unread (`Hand.show(unread=)`,
+written `??`), when the award can be made around them; otherwise it is written from the records.
 """
 
 from __future__ import annotations
@@ -161,7 +164,12 @@ def _queues(story: HandStory) -> tuple[dict[int, deque[Card | None]], deque[Card
                 faces: list[Card | None] = list(ev.cards) if ev.cards else [None] * ev.count
                 moves.append((ev.seat, "discard", faces))
             elif isinstance(ev, CardsShown):
-                moves.append((ev.seat, "show", list(ev.cards)))
+                last = moves[-1] if moves else None
+                if last is not None and last[:2] == (ev.seat, "show"):
+                    # The camera read more of the same turned-up hand: one show of every card read.
+                    last[2].extend(c for c in ev.cards if c not in last[2])
+                else:
+                    moves.append((ev.seat, "show", list(ev.cards)))
         elif isinstance(record, StoredAction):
             moves.append((record.seat, record.action, record.amount))
     return cards, burns, moves
@@ -186,7 +194,8 @@ def _step(hand: Hand, move: _Move) -> None:
     elif verb == "discard":
         hand.discard(seat, arg)
     elif verb == "show":
-        hand.show(seat, arg)
+        # Fewer cards than a hand holds: the rest were face up but unread (the award bounds them, or refuses).
+        hand.show(seat, arg, unread=max(0, hand.rules.hand_size - len(arg)))
     else:
         raise DealerAssistError(f"seat {seat}: {verb} has no place in the hand")
 
