@@ -421,3 +421,34 @@ def test_a_rendered_set_named_directly_is_used_where_it_now_lies(
     assert not (tmp_path / "out" / "cards.json").exists() and result["data"] == str(moved)
     with pytest.raises(DealerAssistError, match="unknown stage to stop after 'export'; accepted: , data, detector"):
         train_mod.run(train_mod.TrainConfig(data=moved, out=tmp_path / "out", stop_after="export"), lambda m: None)
+
+
+def test_hand_videos_add_the_table_cameras_frames_to_the_detectors_tiles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`train --hand-videos N`: 4 frames of each of N simulated hands (training designs) cut into labelled tiles
+    beside the scenes', and a few hands more in validation; the count reaches the recipe and changes the data key."""
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    cfg = train_mod.TrainConfig(data=tmp_path / "data", out=tmp_path / "out", images=1, val_images=1, workers=1,
+                                hand_videos=2, stop_after="data")
+    root = Path(train_mod.run(cfg, lambda msg: None)["data"])
+    videos = {split: sorted((root / "labels" / split).glob("v*.txt")) for split in ("train", "val")}
+    assert {p.name[:7] for p in videos["train"]} == {"v005000", "v005001"}
+    assert {p.name[:7] for p in videos["val"]} == {"v009000"}
+    assert len({p.name[:12] for p in videos["train"]}) == 2 * train_mod.VIDEO_FRAMES  # frames of the two hands
+    assert any((root / "labels" / "train").glob("s*.txt"))  # the scenes' tiles stay
+    lines = [line.split() for p in videos["train"] + videos["val"] for line in p.read_text().splitlines()]
+    assert lines and {line[0] for line in lines} <= {"0", "1", "2"} and any(line[0] == "1" for line in lines)
+    assert all(0 < float(v) <= 1 for line in lines for v in line[1:])
+    for p in videos["train"]:
+        assert (root / "images" / "train" / f"{p.stem}.jpg").is_file()
+
+    seen: list[int] = []
+    monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.hand_videos) or {})
+    assert CliRunner().invoke(train, ["--hand-videos", "320"]).exit_code == 0
+    assert seen == [320]
+    assert CliRunner().invoke(train, ["--hand-videos", "-1"]).exit_code == 2
+    assert train_mod.TrainConfig(hand_videos=320).data_key() != train_mod.TrainConfig().data_key()

@@ -97,6 +97,9 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=_D.felt_print, show_default=True,
               help="Pieces of print (the felt's lettering, lone printed chips; never a card) on each training "
               "scene's felt, as negatives. 0 until the detector of 2026-11-27; see models/README.md.")
+@click.option("--hand-videos", "hand_videos", type=click.IntRange(0, 100_000), default=_D.hand_videos,
+              show_default=True, help="Simulated hand videos (training designs) whose frames join the detector's "
+              "tiles, 4 frames each: the table camera's own view. See models/README.md.")
 @click.option("--stop-after", "stop_after", type=click.Choice(["data", "detector"]), default=None,
               help="Stop after rendering the data, or after training the detector checkpoint (copied to --out; "
               "then `--reuse detector` exports, quantizes and evaluates it): for training on a GPU machine.")
@@ -104,7 +107,7 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
           hours: float, classifier_epochs: int, classifier_arch: str, art_crops: int, classifier_large_size: int,
           large_art_crops: int, large_scenes: int, batch: int, device: str,
           threads: int, workers: int, seed: int, reuse: str, continue_from: Path | None, runs: Path | None,
-          data: Path | None, face_down_layouts: str, random_backs: int, felt_print: int,
+          data: Path | None, face_down_layouts: str, random_backs: int, felt_print: int, hand_videos: int,
           stop_after: str | None) -> None:
     """Train the card detector and index classifier; write ONNX models and cards.json; print held-out figures.
 
@@ -120,7 +123,7 @@ def train(out: Path | None, images: int, close_ups: int, val_images: int, heldou
                       batch=batch, device=device, threads=threads, workers=workers, seed=seed,
                       skip=tuple(s.strip() for s in reuse.split(",") if s.strip()),
                       face_down_layouts=layout_shares(face_down_layouts), random_backs=random_backs,
-                      felt_print=felt_print, stop_after=stop_after or "")
+                      felt_print=felt_print, hand_videos=hand_videos, stop_after=stop_after or "")
     if continue_from is not None:
         cfg.extra.update(continue_settings(continue_from))
     if out is not None:

@@ -124,6 +124,12 @@ class TrainConfig:
     # Pieces of print on each training scene's felt (`SceneOptions.felt_print`: lettering and lone printed chips,
     # negatives). 0 for the detectors shipped until 2026-11-27, which took such print for backs (model card).
     felt_print: int = 0
+    # Simulated hand videos (`hand_video.SimulatedTable`, training designs, seeds from `VIDEO_TRAIN_SEED0`) whose
+    # frames join the detector's tiles, `VIDEO_FRAMES` frames each at random moments of the hand: the table camera's
+    # own view (dealt rows at the seats, the dealer's hands over them, a hand's whole life on one felt), which the
+    # scenes only approach. `VIDEO_VAL_FRACTION` as many more (seeds from `VIDEO_VAL_SEED0`) join validation.
+    # Tiles only: the classifier's crops stay the scenes'.
+    hand_videos: int = 0
     stop_after: str = ""  # "data": render the data and stop; "detector": train the detector checkpoint and stop
     quantize: bool = True  # the app runs int8 copies of the detector and the classifier (about 2x faster on the CPU)
     calibration_frames: int = 16
@@ -139,6 +145,8 @@ class TrainConfig:
                  sorted(designs_for("train", "face")), sorted(designs_for("train", "back")), renderer_key(),
                  list(self.face_down_layouts)] + ([self.random_backs] if self.random_backs else [])
         parts += [{"felt_print": self.felt_print}] if self.felt_print else []
+        if self.hand_videos:
+            parts += [{"hand_videos": self.hand_videos, "frames": VIDEO_FRAMES, "val": VIDEO_VAL_FRACTION}]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -153,6 +161,8 @@ STOP_AFTER = ("", "data", "detector")
 # held-out 3_000_000 + i.
 TRAIN_SEED0, CLOSE_TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 1_500_000, 2_000_000, 3_000_000
 LARGE_SCENE_SEED0, LARGE_VAL_SEED0 = 1_700_000, 2_700_000
+# Hand videos (`TrainConfig.hand_videos`): the simulator's seeds, far from the benchmark's (0 to 7, held-out designs).
+VIDEO_TRAIN_SEED0, VIDEO_VAL_SEED0, VIDEO_VAL_FRACTION, VIDEO_FRAMES = 5_000, 9_000, 0.075, 4
 CLOSE_UP_VIEW = (9.0, 30.0)
 """Half width in table cm of a close-up training view (a phone photo of one spot). The regular scenes' close
 views (30 to 75 cm) never show a chip or card as large as this, and the full-scale read then called large chips
@@ -208,6 +218,58 @@ def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray
     return seed, tiles, crops, [label for _, label in pairs], ""
 
 
+VideoJob = tuple[int, int, int, float]
+
+
+def _video_data(job: VideoJob) -> tuple[int, list[tuple[str, bytes, str]], str]:
+    """`VIDEO_FRAMES` frames of one simulated hand (training designs) cut into tiles (run in a worker process):
+    badugi on even seeds, triple-draw Badacey on odd ones; 1080p one time in three, else 720p."""
+    from dealer_assist.synth.hand_video import SimulatedTable
+
+    seed, tile, long_side, empty_keep = job
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([seed, 77])
+    game = ("badugi-limit", "badacey-limit-triple")[seed % 2]
+    size = ((1280, 720), (1920, 1080))[int(rng.random() < 0.35)]
+    try:
+        table = SimulatedTable(game, seed, split="train", size=size, felt_print=int(rng.integers(0, 13)))
+    except Exception as exc:  # a hand the simulator cannot play is skipped, and said so
+        return seed, [], f"{type(exc).__name__}: {exc}"[:200]
+    out = []
+    for f in sorted(int(f) for f in rng.choice(table.frame_count, size=min(VIDEO_FRAMES, table.frame_count),
+                                               replace=False)):
+        image, objects = table.render_frame_truth(f)
+        truth = SceneTruth(seed=seed, split="train", width=size[0], height=size[1],
+                           homography=table.truth.homography,  # type: ignore[arg-type]
+                           table=table.profile.name, seats=len(table.profile.seats),
+                           face_design=table.truth.face_design, back_design=table.truth.back_design,
+                           objects=tuple(objects))
+        for k, (tile_img, lines) in enumerate(ds.yolo_tiles(image, truth, tile, long_side)):
+            if not lines and rng.random() > empty_keep:
+                continue
+            jpg = cv2.imencode(".jpg", tile_img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+            out.append((f"v{seed:06d}_{f:04d}_{k}", jpg, "".join(line + "\n" for line in lines)))
+    return seed, out, ""
+
+
+def _video_tiles(pool: Any, cfg: TrainConfig, split: str, img_dir: Path, lbl_dir: Path, log: Log) -> int:
+    """Write the tiles of the split's hand videos (`TrainConfig.hand_videos`); returns how many."""
+    n, seed0 = ((cfg.hand_videos, VIDEO_TRAIN_SEED0) if split == "train"
+                else (max(1, round(cfg.hand_videos * VIDEO_VAL_FRACTION)), VIDEO_VAL_SEED0))
+    jobs: list[VideoJob] = [(seed0 + i, cfg.imgsz, cfg.work_long_side, cfg.empty_tile_keep) for i in range(n)]
+    n_tiles = 0
+    for done, (seed, tiles, err) in enumerate(pool.map(_video_data, jobs, chunksize=4), start=1):
+        if err:
+            log(f"data: hand video {seed} skipped ({err})")
+        for stem, jpg, text in tiles:
+            (img_dir / f"{stem}.jpg").write_bytes(jpg)
+            (lbl_dir / f"{stem}.txt").write_text(text)
+        n_tiles += len(tiles)
+        if done % 100 == 0 or done == len(jobs):
+            log(f"data: {split} {done}/{len(jobs)} hand videos, {n_tiles} tiles")
+    return n_tiles
+
+
 def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
     """Render training and validation scenes once (training designs only); write YOLO tiles and classifier
     crops. Returns (data.yaml, crops.npz). Scenes render in `cfg.workers` processes; the result does not
@@ -260,6 +322,8 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
                     n_crops = sum(len(v) for v in crops[f"y_{split}"])
                     log(f"data: {split} {done}/{len(jobs)} scenes, {n_tiles} tiles, {n_crops} crops, "
                         f"{time.time() - t0:.0f}s")
+            if cfg.hand_videos:
+                _video_tiles(pool, cfg, split, img_dir, lbl_dir, log)
     _write_data_yaml(yaml)
     arrays: dict[str, Any] = {k: np.concatenate(v) for k, v in crops.items()}
     np.savez(crops_path, **arrays)
