@@ -430,6 +430,7 @@ def test_hand_videos_add_the_table_cameras_frames_to_the_detectors_tiles(
     from click.testing import CliRunner
 
     from dealer_assist.cli.train import train
+    from dealer_assist.errors import DealerAssistError
     from dealer_assist.synth import train as train_mod
 
     cfg = train_mod.TrainConfig(data=tmp_path / "data", out=tmp_path / "out", images=1, val_images=1, workers=1,
@@ -450,5 +451,8 @@ def test_hand_videos_add_the_table_cameras_frames_to_the_detectors_tiles(
     monkeypatch.setattr(train_mod, "run", lambda cfg, log: seen.append(cfg.hand_videos) or {})
     assert CliRunner().invoke(train, ["--hand-videos", "320"]).exit_code == 0
     assert seen == [320]
-    assert CliRunner().invoke(train, ["--hand-videos", "-1"]).exit_code == 2
+    for bad in ("-1", str(train_mod.MAX_HAND_VIDEOS + 1)):  # more would reach the validation hands' seeds
+        assert CliRunner().invoke(train, ["--hand-videos", bad]).exit_code == 2
+    with pytest.raises(DealerAssistError, match="at most 4000"):
+        train_mod.build_data(train_mod.TrainConfig(data=tmp_path / "d2", hand_videos=4001), lambda msg: None)
     assert train_mod.TrainConfig(hand_videos=320).data_key() != train_mod.TrainConfig().data_key()

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.synth.train import CLASSIFIER_ARCHS, REUSABLE, TrainConfig
+from dealer_assist.synth.train import CLASSIFIER_ARCHS, MAX_HAND_VIDEOS, REUSABLE, TrainConfig
 
 _D = TrainConfig()  # the recipe's defaults live in one place
 
@@ -97,7 +97,7 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=_D.felt_print, show_default=True,
               help="Pieces of print (the felt's lettering, lone printed chips; never a card) on each training "
               "scene's felt, as negatives. 0 until the detector of 2026-11-27; see models/README.md.")
-@click.option("--hand-videos", "hand_videos", type=click.IntRange(0, 100_000), default=_D.hand_videos,
+@click.option("--hand-videos", "hand_videos", type=click.IntRange(0, MAX_HAND_VIDEOS), default=_D.hand_videos,
               show_default=True, help="Simulated hand videos (training designs) whose frames join the detector's "
               "tiles, 4 frames each: the table camera's own view. See models/README.md.")
 @click.option("--stop-after", "stop_after", type=click.Choice(["data", "detector"]), default=None,

@@ -163,6 +163,7 @@ TRAIN_SEED0, CLOSE_TRAIN_SEED0, VAL_SEED0, HELDOUT_SEED0 = 1_000_000, 1_500_000,
 LARGE_SCENE_SEED0, LARGE_VAL_SEED0 = 1_700_000, 2_700_000
 # Hand videos (`TrainConfig.hand_videos`): the simulator's seeds, far from the benchmark's (0 to 7, held-out designs).
 VIDEO_TRAIN_SEED0, VIDEO_VAL_SEED0, VIDEO_VAL_FRACTION, VIDEO_FRAMES = 5_000, 9_000, 0.075, 4
+MAX_HAND_VIDEOS = VIDEO_VAL_SEED0 - VIDEO_TRAIN_SEED0  # more would reuse validation hands for training
 CLOSE_UP_VIEW = (9.0, 30.0)
 """Half width in table cm of a close-up training view (a phone photo of one spot). The regular scenes' close
 views (30 to 75 cm) never show a chip or card as large as this, and the full-scale read then called large chips
@@ -283,6 +284,9 @@ def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
         log(f"data: using {cfg.data} as rendered")
         _write_data_yaml(cfg.data / "data.yaml")  # the folder has moved
         return cfg.data / "data.yaml", cfg.data / "crops.npz"
+    if cfg.hand_videos > MAX_HAND_VIDEOS:
+        raise DealerAssistError(f"{cfg.hand_videos} hand videos asked for; at most {MAX_HAND_VIDEOS} (more would "
+                                "train on the validation hands)")
     root = cfg.data / cfg.data_key()
     yaml = root / "data.yaml"
     crops_path = root / "crops.npz"
