@@ -135,6 +135,7 @@ image_to_table = [[0.2, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 1.0]]
 
 @pytest.mark.parametrize(("text", "expect"), [
     ("table = [", "not valid TOML"),
+    ('{"game": "badugi-limit", "homography": [[1, 0, 0]]}', "a sim-video's truth file goes to --truth, not --camera"),
     (GOOD.replace('table = "oval-9"\n', ""), "missing key 'table'"),
     (GOOD.replace("1280", "-5"), "key 'image_width' must be a whole number of pixels > 0"),
     (GOOD.replace("[0.0, 0.0, 1.0]]", "[0.0, 0.0]]"), "key 'image_to_table' must be a 3x3 list of numbers"),

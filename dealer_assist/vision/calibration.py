@@ -142,11 +142,15 @@ class CameraCalibration:
             raise CalibrationError(f"camera calibration {str(p)!r} not found; make one with "
                                    "`dealer-assist calibrate --table PROFILE --image IMG --aruco --out FILE`")
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            text = p.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
         except (OSError, UnicodeDecodeError) as exc:
             raise CalibrationError(f"camera calibration {str(p)!r} cannot be read: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
-            raise CalibrationError(f"{p}: not valid TOML: {exc}") from None
+            hint = ("; it holds JSON: a sim-video's truth file goes to --truth, not --camera"
+                    if text.lstrip().startswith("{") else "")
+            raise CalibrationError(f"{p}: not valid TOML: {exc} (a camera calibration is the TOML file "
+                                   f"`dealer-assist calibrate` writes){hint}") from None
         cal = cls.from_dict(data, where=str(p))
         if profile is not None and cal.table != profile.name:
             raise CalibrationError(f"{p}: made for table {cal.table!r}, not {profile.name!r}; recalibrate")
