@@ -595,3 +595,27 @@ def test_a_count_lost_while_another_seat_is_served_its_replacements_is_no_discar
     served = [("discarded", 2, 4)] + [("replaced", 2)] * 4
     assert hand(seat4_during_seat2s_draw=True) == served
     assert hand(seat4_during_seat2s_draw=False) == [*served, ("discarded", 4, 2), ("replaced", 4), ("replaced", 4)]
+
+
+def test_a_hand_turned_up_unread_while_the_hint_lags_is_a_show_not_a_fold() -> None:
+    """The dealer's last entries reach the referee late, so its hint still lags when seat 1's backs vanish in place
+    (turned up, no corner read). Once the hint catches up and says the showdown was on by then, that is a show of
+    nothing read (the referee leaves the pot to the floor), not a fold that hands the pot to another seat. A hand
+    seen going to the muck stays a fold."""
+    def hand(unread: bool) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        gone_at = t.t
+        (t.show(1, []) if unread else t.fold(1)).hold(4.5)
+        tracker = Tracker(6)
+        tracker.set_hint(PhaseHint("betting", gone_at - 1.0))
+        events = []
+        for obs in t.observations[:-1]:
+            events += tracker.update(obs)
+        tracker.set_hint(PhaseHint("showdown", gone_at - 0.2))       # the last call came before the cards went
+        tracker.set_hint(PhaseHint("showdown", gone_at + 0.5))
+        events += tracker.update(t.observations[-1])
+        return summary([(0, e) for e in events])[12:]
+
+    assert hand(unread=True) == [("shown", 1, "")]
+    assert hand(unread=False) == [("folded", 1)]

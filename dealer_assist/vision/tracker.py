@@ -386,7 +386,7 @@ class _Pending:
     cards: tuple[Card, ...]
     partial: bool = False
     due: float = 0.0
-    vanished: bool = False   # partial: the cards were not seen going (no card loose beside the seat, no muck growth)
+    vanished: bool = False   # the cards were not seen going (no card loose beside the seat, no muck growth)
     box: bool = False        # partial: the rest of a count lost as boxes (not cards): no event if it never comes back
 
 
@@ -552,6 +552,12 @@ class Tracker:
             if not arriving:
                 self._restamp(seat, p)
             told = None if p.partial else self._told(seat, p.t)
+            if told == "fold" and p.vanished and not arriving and self._phase_at(p.t) == "showdown":
+                # A whole hand gone in place, unseen going, when the referee (catching up) had the table at its
+                # showdown: turned up and not read, as when the hint is current (`_seat_events`), not a muck.
+                del self._hand.pending[seat]
+                events += self._show_more(seat, (), Entry(p.t, p.frame, EMPTY))
+                continue
             if told == "discard" or (told == "fold" and not arriving):
                 events += self._resolve_fold(seat, discard=told == "discard")
                 continue
@@ -835,7 +841,7 @@ class Tracker:
                     events += self._show_more(seat, new.face_up, start)
             elif new.count == 0:
                 went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
-                        _Pending(start.t, start.frame, old.count, _sorted(lost_up)))
+                        _Pending(start.t, start.frame, old.count, _sorted(lost_up), vanished=not commit.seen_going))
                 told = self._told(seat, went.t)
                 if told == "fold":
                     events.append(SeatFolded(went.t, went.frame, seat))
