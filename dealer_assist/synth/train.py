@@ -198,6 +198,19 @@ def heldout_scenes(n: int, seed0: int = HELDOUT_SEED0) -> Iterator[tuple[np.ndar
 SceneJob = tuple[int, str, int, int, int, float, int, float, bool, tuple[float, float, float], int, int]
 
 
+def _labelled_tiles(image: np.ndarray[Any, Any], truth: SceneTruth, tile: int, long_side: int, empty_keep: float,
+                    rng: np.random.Generator) -> list[tuple[int, bytes, str]]:
+    """An image's YOLO tiles as (its place among all the image's tiles, JPEG bytes, label text); a tile without
+    objects kept with probability `empty_keep`."""
+    out = []
+    for k, (tile_img, lines) in enumerate(ds.yolo_tiles(image, truth, tile, long_side)):
+        if not lines and rng.random() > empty_keep:
+            continue
+        _, buf = cv2.imencode(".jpg", tile_img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        out.append((k, buf.tobytes(), "".join(line + "\n" for line in lines)))
+    return out
+
+
 def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray[Any, Any], list[int], str]:
     """Render one scene and cut its tiles and crops (run in a worker process)."""
     (seed, split, tile, long_side, crop_size, crop_scale, base_seed, empty_keep, close_up, layouts, random_backs,
@@ -208,12 +221,7 @@ def _scene_data(job: SceneJob) -> tuple[int, list[tuple[bytes, str]], np.ndarray
         image, truth = render(seed, split, close_up, layouts, random_backs, felt_print)
     except Exception as exc:  # a scene the renderer cannot draw is skipped, and said so
         return seed, [], np.zeros((0, crop_size, crop_size, 3), np.uint8), [], f"{type(exc).__name__}: {exc}"[:200]
-    tiles = []
-    for tile_img, lines in ds.yolo_tiles(image, truth, tile, long_side):
-        if not lines and rng.random() > empty_keep:
-            continue
-        _, buf = cv2.imencode(".jpg", tile_img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        tiles.append((buf.tobytes(), "".join(line + "\n" for line in lines)))
+    tiles = [(jpg, text) for _, jpg, text in _labelled_tiles(image, truth, tile, long_side, empty_keep, rng)]
     pairs = list(ds.index_crops(image, truth, rng, size=crop_size, crop_scale=crop_scale))
     crops = np.stack([c for c, _ in pairs]) if pairs else np.zeros((0, crop_size, crop_size, 3), np.uint8)
     return seed, tiles, crops, [label for _, label in pairs], ""
@@ -245,16 +253,13 @@ def _video_data(job: VideoJob) -> tuple[int, list[tuple[str, bytes, str]], str]:
                            table=table.profile.name, seats=len(table.profile.seats),
                            face_design=table.truth.face_design, back_design=table.truth.back_design,
                            objects=tuple(objects))
-        for k, (tile_img, lines) in enumerate(ds.yolo_tiles(image, truth, tile, long_side)):
-            if not lines and rng.random() > empty_keep:
-                continue
-            jpg = cv2.imencode(".jpg", tile_img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-            out.append((f"v{seed:06d}_{f:04d}_{k}", jpg, "".join(line + "\n" for line in lines)))
+        out += [(f"v{seed:06d}_{f:04d}_{k}", jpg, text)
+                for k, jpg, text in _labelled_tiles(image, truth, tile, long_side, empty_keep, rng)]
     return seed, out, ""
 
 
-def _video_tiles(pool: Any, cfg: TrainConfig, split: str, img_dir: Path, lbl_dir: Path, log: Log) -> int:
-    """Write the tiles of the split's hand videos (`TrainConfig.hand_videos`); returns how many."""
+def _video_tiles(pool: Any, cfg: TrainConfig, split: str, img_dir: Path, lbl_dir: Path, log: Log) -> None:
+    """Write the tiles of the split's hand videos (`TrainConfig.hand_videos`)."""
     n, seed0 = ((cfg.hand_videos, VIDEO_TRAIN_SEED0) if split == "train"
                 else (max(1, round(cfg.hand_videos * VIDEO_VAL_FRACTION)), VIDEO_VAL_SEED0))
     jobs: list[VideoJob] = [(seed0 + i, cfg.imgsz, cfg.work_long_side, cfg.empty_tile_keep) for i in range(n)]
@@ -268,7 +273,6 @@ def _video_tiles(pool: Any, cfg: TrainConfig, split: str, img_dir: Path, lbl_dir
         n_tiles += len(tiles)
         if done % 100 == 0 or done == len(jobs):
             log(f"data: {split} {done}/{len(jobs)} hand videos, {n_tiles} tiles")
-    return n_tiles
 
 
 def build_data(cfg: TrainConfig, log: Log) -> tuple[Path, Path]:
