@@ -619,3 +619,30 @@ def test_a_hand_turned_up_unread_while_the_hint_lags_is_a_show_not_a_fold() -> N
 
     assert hand(unread=True) == [("shown", 1, "")]
     assert hand(unread=False) == [("folded", 1)]
+
+
+def test_a_hand_turned_up_unread_and_gathered_before_the_hint_catches_up_is_a_show() -> None:
+    """Seat 1's backs vanish in place (turned up, no corner read) while the referee, a few seconds behind the video,
+    still has a betting round on; it then learns the showdown began before they went, but still lags when the dealer
+    gathers every seat. The gather ends the wait: a show of nothing read (the floor awards the pot), not a muck that
+    hands it to another seat. With the referee still at the betting round then, a hand gone unseen is a fold."""
+    def hand(showdown_known: bool) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        gone_at = t.t
+        t.show(1, []).hold(3.0)
+        before_gather = len(t.observations)
+        t.gather().hold(1.0)
+        tracker = Tracker(6)
+        tracker.set_hint(PhaseHint("betting", gone_at - 1.0))
+        events = []
+        for obs in t.observations[:before_gather]:
+            events += tracker.update(obs)
+        if showdown_known:
+            tracker.set_hint(PhaseHint("showdown", gone_at - 0.2))   # still behind the moment the cards went
+        for obs in t.observations[before_gather:]:
+            events += tracker.update(obs)
+        return summary([(0, e) for e in events])[12:]
+
+    assert hand(showdown_known=True) == [("shown", 1, ""), ("gathered", None)]
+    assert hand(showdown_known=False) == [("folded", 1), ("gathered", None)]

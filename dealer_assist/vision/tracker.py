@@ -468,6 +468,13 @@ class Tracker:
         """The phase the hints reported as of `since` (the latest change at or before it)."""
         return next((phase for at, phase in reversed(self._phases) if at <= since + _EPS), self._hint.phase)
 
+    def _showdown_by(self, since: float) -> bool:
+        """Whether the referee had the table at its showdown at `since`: it said so as of then, or, while it still
+        lags within `hint_lag_s`, as of earlier in this hand (no phase follows the showdown but the next hand's deal,
+        which comes after the gather)."""
+        phase = self._phase_at(since)
+        return phase == "showdown" or (phase == "wait" and self._hint.phase == "showdown")
+
     def _no_draw(self, since: float) -> bool:
         """Whether the referee had the deal or a betting round on at `since` (no card leaves a seat then but in a
         fold). While its hint lags behind that moment (an arrival must not wait for it), whether it last said the
@@ -552,12 +559,6 @@ class Tracker:
             if not arriving:
                 self._restamp(seat, p)
             told = None if p.partial else self._told(seat, p.t)
-            if told == "fold" and p.vanished and not arriving and self._phase_at(p.t) == "showdown":
-                # A whole hand gone in place, unseen going, when the referee (catching up) had the table at its
-                # showdown: turned up and not read, as when the hint is current (`_seat_events`), not a muck.
-                del self._hand.pending[seat]
-                events += self._show_more(seat, (), Entry(p.t, p.frame, EMPTY))
-                continue
             if told == "discard" or (told == "fold" and not arriving):
                 events += self._resolve_fold(seat, discard=told == "discard")
                 continue
@@ -650,6 +651,11 @@ class Tracker:
         if p.partial or discard:
             self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
+        if p.vanished and seat not in self._hint.folded and self._showdown_by(p.t):
+            # A whole hand gone in place, unseen going, with the table at its showdown: turned up and not read, as
+            # when the hint is current (`_seat_events`), not a muck; however the wait ends (the hint catching up, the
+            # gather, the end of the video).
+            return self._show_more(seat, (), Entry(p.t, p.frame, EMPTY))
         return [SeatFolded(p.t, p.frame, seat)]
 
     def _drew_already(self, seat: int, p: _Pending) -> bool:
@@ -840,7 +846,8 @@ class Tracker:
                 if new.backs == 0:
                     events += self._show_more(seat, new.face_up, start)
             elif new.count == 0:
-                went = (_Pending(merge.t, merge.frame, old.count + merge.count, ()) if merge else
+                went = (_Pending(merge.t, merge.frame, old.count + merge.count, (),
+                                 vanished=merge.vanished and not commit.seen_going) if merge else
                         _Pending(start.t, start.frame, old.count, _sorted(lost_up), vanished=not commit.seen_going))
                 told = self._told(seat, went.t)
                 if told == "fold":
