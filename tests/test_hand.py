@@ -425,7 +425,8 @@ def test_show_order_after_a_bet_last_aggressor_first() -> None:
     assert [hand.show().seat for _ in range(3)] == [2, 3, 1]
 
 
-def test_show_order_after_checks_first_left_of_button() -> None:
+def _checked_down_three_handed() -> Hand:
+    """Three seats, button 2, checked and stood pat to the showdown: seat 3 (first left of the button) shows first."""
     hand = dealt(LIMIT, {1: 100, 2: 100, 3: 100}, button=2, seed=3)
     hand.call()
     hand.call()
@@ -433,6 +434,11 @@ def test_show_order_after_checks_first_left_of_button() -> None:
     to_final_round(hand)
     stand_pat_all(hand)
     check_around(hand)
+    return hand
+
+
+def test_show_order_after_checks_first_left_of_button() -> None:
+    hand = _checked_down_three_handed()
     assert hand.next_shower == 3
     assert [hand.show().seat for _ in range(3)] == [3, 1, 2]
 
@@ -464,6 +470,24 @@ def test_others_muck_and_the_last_hand_in_wins_unseen() -> None:
     assert hand.phase is Phase.AWARDING
     step = hand.award()
     assert step.uncontested and hand.stacks_by_seat() == {1: 98, 2: 102}
+
+
+def test_a_seat_may_muck_before_its_turn_and_the_last_hand_in_wins_unseen() -> None:
+    """A player may concede at the showdown before the seat due to show first has shown: that hand is dead. Only
+    with `out_of_turn`, which the show order alone forbids; when one hand is left it wins without showing, and the
+    last hand in cannot muck."""
+    hand = _checked_down_three_handed()
+    assert hand.next_shower == 3
+    with pytest.raises(IllegalStep, match="show out of order"):
+        hand.muck(1)
+    hand.muck(1, out_of_turn=True)
+    assert hand.phase is Phase.SHOWDOWN and hand.next_shower == 3
+    with pytest.raises(IllegalStep, match="only a seat still to show"):
+        hand.muck(1, out_of_turn=True)
+    hand.muck(2, out_of_turn=True)
+    assert hand.phase is Phase.AWARDING
+    step = hand.award()
+    assert step.uncontested and hand.stacks_by_seat() == {1: 98, 2: 98, 3: 104}
 
 
 def test_a_seat_alone_in_a_side_pot_cannot_muck_it_away() -> None:

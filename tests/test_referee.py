@@ -11,6 +11,7 @@ from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.report import hand_to_dict, report_text
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
+from dealer_assist.rules.awards import award_sentences
 from dealer_assist.rules.house_rules import HouseRules
 
 LIMIT = HouseRules.preset("badugi-limit")
@@ -771,19 +772,23 @@ def test_a_fold_entered_that_never_came_due_holds_the_award() -> None:
     assert referee.hands[0].awards[-1].provisional
 
 
-def test_a_muck_before_the_first_shower_gathered_its_cards_holds_the_award() -> None:
-    """Seat 2 bet last, so it shows first; seat 3's cards go to the muck before that and seat 2's are gathered unshown.
-    The show order takes seat 2 as mucking at the gather, which would hand the pot to seat 3's dead hand: flagged as
-    an error, so the award waits on the floor."""
+def test_a_muck_before_the_first_shower_gathered_its_cards_concedes_the_pot() -> None:
+    """Seat 2 bet last, so it shows first; seat 3's cards go to the muck before that (the camera saw them go) and seat
+    2's are gathered unshown, with the pot pushed to it. Seat 3 gave up its hand: it is dead whatever the show order,
+    and seat 2, the last hand in, wins without showing (HOUSE_RULES, Betting), as a final award with no flag. Taking
+    seat 2 as mucking first at the gather handed the pot to seat 3's dead hand (badugi seed 10 of the hand videos)."""
     s = Script().deal_all(ORDER)
     s.act(3, "call").act(1, "fold").act(2, "check")
     s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
     s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
     referee = run(s.fold(3).gather())
-    errors = [f for f in referee.flags if f.severity is Severity.ERROR]
-    assert [(f.kind, f.seat) for f in errors] == [(FlagKind.SHOW_OUT_OF_ORDER, 2)]
-    assert "seat 3 mucked before it" in errors[0].message
-    assert referee.hands[0].awards[-1].provisional
+    assert referee.flags == []
+    award = referee.hands[0].awards[-1]
+    assert award.award.totals == {1: 0, 2: 13, 3: 0} and not award.provisional
+    assert "uncontested" in " ".join(award_sentences(award.award))
+    # the same hand with seat 2 showing first: the same award, and seat 3's muck comes after the show
+    referee = run(Script(items=[*s.items[:-2]]).show(2, "Ac 2d 3h 4s").fold(3).gather())
+    assert referee.flags == [] and referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
 
 
 @pytest.mark.parametrize("which", [(3, "call"), (2, "bet"), (3, "raise")])

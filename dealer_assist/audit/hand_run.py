@@ -167,6 +167,8 @@ class HandRun(ShowdownChecks):
             shown = [p for p in self.pending if isinstance(p, CardsShown) and p.seat == seat]
             if shown and self._show_read_in_part(shown[-1]):
                 continue
+            if not shown and self._concede_early(seat):
+                continue
             if shown or not hand.can_muck(seat):
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
                     what = self._not_shown(seat, shown[-1] if shown else None)
@@ -177,6 +179,23 @@ class HandRun(ShowdownChecks):
             hand.muck(seat)
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
+
+    def _concede_early(self, seat: int) -> bool:
+        """`seat`, due to show, kept its cards to the gather, and other seats' cards went to the muck before that (out
+        of turn, waiting on its show): those players gave up their hands, which are dead whatever the show order (a
+        last hand in wins without showing: HOUSE_RULES, Betting). Whether any was mucked."""
+        hand = self.hand
+        early = [p for p in self.pending if p.seat != seat and p.seat in hand.index_of
+                 and hand.live[hand.index_of[p.seat]]
+                 and (isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))]
+        mucked = False
+        for p in sorted(early, key=lambda p: p.t):
+            if hand.phase is Phase.SHOWDOWN and hand.can_muck(p.seat, out_of_turn=True):
+                self.pending.remove(p)
+                hand.muck(p.seat, out_of_turn=True)
+                self._show_t[p.seat] = float("-inf")
+                mucked = True
+        return mucked
 
     def _flag_mucked_first(self, seat: int, t: float, frame: int | None) -> None:
         """`seat`, due to show, kept its cards to the gather and is taken to muck them; when other seats' cards

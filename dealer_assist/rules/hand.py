@@ -1142,14 +1142,21 @@ class Hand:
         self._after_show()
         return step
 
-    def verify_muck(self, seat: int | None = None) -> int:
-        i = self._verify_shower(seat, "a muck")
+    def verify_muck(self, seat: int | None = None, *, out_of_turn: bool = False) -> int:
+        """The seat index of a legal muck. `out_of_turn`: a seat still to show gives up its hand before its turn
+        (a player may always concede; it is then dead, and a last hand in wins without showing)."""
+        if out_of_turn and seat is not None and self.phase is _SHOWDOWN and self._show_order:
+            i = self._index(seat, "a muck")
+            if i not in self._show_order:
+                raise IllegalStep(f"a muck by seat {seat}", "only a seat still to show at the showdown can muck")
+        else:
+            i = self._verify_shower(seat, "a muck")
         if not self._shown and len(self._show_order) == 1:
             raise IllegalStep(f"a muck by seat {self.seats[i]}", "the last hand in wins the pot; nothing to muck to")
         contrib = self.contributed
         second = sorted(contrib)[-2]
         level = min(contrib[i], second)  # what seat i has in play once an uncalled excess is returned
-        contenders = set(self._show_order[1:]) | set(self._shown)
+        contenders = (set(self._show_order) - {i}) | set(self._shown)
         if not any(contrib[j] >= level for j in contenders):
             raise IllegalStep(
                 f"a muck by seat {self.seats[i]}",
@@ -1158,20 +1165,21 @@ class Hand:
             )
         return i
 
-    def can_muck(self, seat: int | None = None) -> bool:
+    def can_muck(self, seat: int | None = None, *, out_of_turn: bool = False) -> bool:
         try:
-            self.verify_muck(seat)
+            self.verify_muck(seat, out_of_turn=out_of_turn)
         except IllegalStep:
             return False
         return True
 
-    def muck(self, seat: int | None = None) -> Mucked:
-        i = self.verify_muck(seat)
+    def muck(self, seat: int | None = None, *, out_of_turn: bool = False) -> Mucked:
+        """The seat due to show gives up its hand (with `out_of_turn`, any seat still to show: see verify_muck)."""
+        i = self.verify_muck(seat, out_of_turn=out_of_turn)
         self.live[i] = False
         cards = self.hands[i]
         self.hands[i] = []
         self.stub.discard(cards, self.draw + 1)
-        del self._show_order[0]
+        self._show_order.remove(i)
         step = Mucked(self.seats[i])
         self.history.append(step)
         self._after_show()

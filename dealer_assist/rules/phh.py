@@ -263,7 +263,7 @@ def _move(hand: Hand, seat: int, words: list[str]) -> None:
         hand.discard(seat, _parse_cards(words[1]) if len(words) > 1 else [])
     elif verb == "sm":
         if len(words) == 1:
-            hand.muck(seat)
+            hand.muck(seat, out_of_turn=seat != hand.next_shower)   # a seat may give up its hand before its turn
         else:
             shown = _parse_cards(words[1])   # "??": a card turned up that the camera did not read
             hand.show(seat, [c for c in shown if c is not None], unread=sum(c is None for c in shown))
