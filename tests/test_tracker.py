@@ -621,6 +621,24 @@ def test_a_hand_turned_up_unread_while_the_hint_lags_is_a_show_not_a_fold() -> N
     assert hand(unread=False) == [("folded", 1)]
 
 
+def test_part_of_a_hand_gone_at_the_showdown_is_no_discard() -> None:
+    """At the showdown seat 2's cards go to the muck but one box stays at the seat (a card the detector still sees
+    there), while the referee's hint lags a second behind the video but already said showdown. No card is discarded
+    at the showdown: no event (what becomes of the last card says the rest; a false discard was an error flag that held
+    the award, badugi seed 8). In the draw the same loss is a discard."""
+    def hand(phase: str) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        gone_at = t.t
+        t.miscount(2, 1, seen_going=True).hold(4.0)
+        tracker = Tracker(6)
+        tracker.set_hint(PhaseHint(phase, gone_at - 1.0))
+        return [e for e in summary(run(t, tracker))[12:] if e[1] == 2]
+
+    assert hand("showdown") == []
+    assert hand("draw") == [("discarded", 2, 3)]
+
+
 def test_a_hand_turned_up_unread_and_gathered_before_the_hint_catches_up_is_a_show() -> None:
     """Seat 1's backs vanish in place (turned up, no corner read) while the referee, a few seconds behind the video,
     still has a betting round on; it then learns the showdown began before they went, but still lags when the dealer

@@ -648,6 +648,11 @@ class Tracker:
             # no card leaves a seat in the deal or a betting round but in a fold, nor a seat done drawing in this
             # draw or waiting for another to be served: a box gone, not a card
             return []
+        if p.partial and self._showdown_by(p.t):
+            # No card is discarded at the showdown: part of a hand gone is a muck, or a hand turned up, with a card
+            # still seen at the seat; what becomes of that card (gone, or gathered) says the rest (as when the hint is
+            # current: `_seat_events`).
+            return []
         if p.partial or discard:
             self._discarding(seat)
             return [CardsDiscarded(p.t, p.frame, seat, p.count, p.cards)]
