@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -619,6 +620,29 @@ def test_a_hand_turned_up_unread_while_the_hint_lags_is_a_show_not_a_fold() -> N
 
     assert hand(unread=True) == [("shown", 1, "")]
     assert hand(unread=False) == [("folded", 1)]
+
+
+def test_cards_loose_beside_a_seat_the_frame_before_its_count_falls_were_seen_going() -> None:
+    """In a betting round seat 2's count falls from 4 to 2. Cards loose beside it in the very frame before the fall
+    (the player's push begins while the zone still counts them all) are the cards going: a discard of 2, which the
+    referee then flags. Loose cards 0.5 s before, or none, are not: a box lost under a passing hand, no event."""
+    def hand(loose_before: int | None) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).hold(0.5)
+        deal_round(t, [1, 2, 3], 4).hold(1.0)
+        fall = t.frame
+        t.miscount(2, 2).hold(3.0)
+        obs = t.observations
+        if loose_before is not None:
+            k = fall - loose_before
+            flags = tuple(1 if n == 2 else 0 for n in range(1, 7))
+            obs[k] = dataclasses.replace(obs[k], loose=flags, stray=1)
+        tracker = Tracker(6)
+        tracker.set_hint(PhaseHint("betting"))
+        return [e for e in summary(run(t, tracker))[12:] if e[1] == 2]
+
+    assert hand(loose_before=1) == [("discarded", 2, 2)]
+    assert hand(loose_before=round(0.5 * FPS)) == []
+    assert hand(loose_before=None) == []
 
 
 def test_part_of_a_hand_gone_at_the_showdown_is_no_discard() -> None:

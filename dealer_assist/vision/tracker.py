@@ -427,6 +427,7 @@ class Tracker:
         self._last_change_t = float("-inf")
         self._first_t: float | None = None
         self._loose_t = [float("-inf")] * seats
+        self._loose_prev = [False] * seats                      # cards loose beside a seat not short, last frame
         self._muck_t = [float("-inf")] * seats
         self._loose_since: list[Entry | None] = [None] * seats      # when each seat's last loose cards began to move
         self._went: list[Entry | None] = [None] * seats             # ... when that was followed by the muck growing
@@ -524,10 +525,14 @@ class Tracker:
         # Evidence that cards are really leaving a seat: cards loose beside it, or the muck growing (which
         # is put down to the seats that just had loose cards, if any, else to every seat).
         for i in range(self.seat_count):                        # loose beside a seat that is short: going
-            if obs.loose and obs.loose[i] and obs.seats[i].count < self._seats[i].stable.count:
+            loose = bool(obs.loose and obs.loose[i])
+            short = obs.seats[i].count < self._seats[i].stable.count
+            # cards loose beside the seat the frame before its count fell were already on their way
+            if short and (loose or self._loose_prev[i]):
                 if t - self._loose_t[i] > self.config.covered_s + _EPS:
                     self._loose_since[i] = Entry(t, frame, EMPTY)     # a new movement began
                 self._loose_t[i] = t
+            self._loose_prev[i] = loose and not short
         grown = [c for c in self._muck_pile.update(t, frame, ZoneView(obs.muck.count)) if c.new.count > c.old.count]
         if grown:                                               # the muck pile settled bigger
             self._last_change_t = t                             # a burn or a discard landing: the table is busy
