@@ -785,7 +785,7 @@ def test_a_muck_before_the_first_shower_gathered_its_cards_concedes_the_pot() ->
     assert referee.flags == []
     award = referee.hands[0].awards[-1]
     assert award.award.totals == {1: 0, 2: 13, 3: 0} and not award.provisional
-    assert "uncontested" in " ".join(award_sentences(award.award))
+    assert "uncontested: every other seat folded or mucked" in " ".join(award_sentences(award.award))
     # the same hand with seat 2 showing first: the same award, and seat 3's muck comes after the show
     referee = run(Script(items=[*s.items[:-2]]).show(2, "Ac 2d 3h 4s").fold(3).gather())
     assert referee.flags == [] and referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
