@@ -89,17 +89,22 @@ def test_illegal_action_in_file_is_refused() -> None:
         phh.loads(tomli_w.dumps(data))
 
 
-def test_a_hand_shown_with_unread_cards_exports_them_as_question_marks_and_replays() -> None:
-    """A camera's showdown: seat 1's hand read whole, seat 2's with one card unread (it loses whatever that card
-    is). The story says how many were unread, the PHH shows the card as ??, and it replays to the same award."""
-    hand = Hand(HouseRules(), {1: 50, 2: 50}, button=2)
+def _to_showdown_checked_and_pat(hand: Hand) -> None:
+    """Post, deal, and play to the showdown with every seat checking or calling and standing pat."""
     hand.post_all()
     hand.deal_all()
     while hand.phase is not Phase.SHOWDOWN:
         if hand.options() is not None:
             hand.check() if hand.can_check() else hand.call()
         else:
-            hand.discard(None, 0)                    # every seat stands pat
+            hand.discard(None, 0)
+
+
+def test_a_hand_shown_with_unread_cards_exports_them_as_question_marks_and_replays() -> None:
+    """A camera's showdown: seat 1's hand read whole, seat 2's with one card unread (it loses whatever that card
+    is). The story says how many were unread, the PHH shows the card as ??, and it replays to the same award."""
+    hand = Hand(HouseRules(), {1: 50, 2: 50}, button=2)
+    _to_showdown_checked_and_pat(hand)
     shower = hand.next_shower
     other = 2 if shower == 1 else 1
     hand.show(shower, parse_cards("Ac 2d 3h 4s"))
@@ -111,3 +116,20 @@ def test_a_hand_shown_with_unread_cards_exports_them_as_question_marks_and_repla
     assert "KcKdKh??" in text
     again = phh.loads(text)
     _same_steps(hand, again)
+
+
+def test_a_muck_before_the_first_show_exports_in_the_order_it_happened_and_replays() -> None:
+    """Three seats check down; seat 1 gives up its hand before seat 3 (due to show first) has shown, then seat 2: the
+    PHH lists the mucks as they happened, and loading it replays them (out of the show order) to the same award."""
+    hand = Hand(HouseRules(), {1: 100, 2: 100, 3: 100}, button=2)
+    _to_showdown_checked_and_pat(hand)
+    assert hand.next_shower == 3
+    hand.muck(1, out_of_turn=True)
+    hand.muck(2, out_of_turn=True)
+    step = hand.award()
+    assert step.uncontested and step.award.totals[3] > 0
+    text = phh.dumps(hand)
+    actions = phh.hand_to_phh(hand)["actions"]
+    # PHH players count from the button's left: seat 3 is p1 (its cards unknown here, so it has no line), seat 1 p2
+    assert actions[-2:] == ["p2 sm", "p3 sm"] and not any(a.startswith("p1 sm") for a in actions)
+    _same_steps(hand, phh.loads(text))
