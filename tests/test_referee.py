@@ -791,6 +791,19 @@ def test_a_muck_before_the_first_shower_gathered_its_cards_concedes_the_pot() ->
     assert referee.flags == [] and referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
 
 
+def test_a_muck_before_the_first_shower_mucks_is_dead_first() -> None:
+    """Seat 2 bet last, so it shows first; seat 3's cards go to the muck, then seat 2's (tossed after seat 3 gave up,
+    or taken in by the dealer with the pot pushed). Seat 3's hand was dead first: seat 2 was then the last hand in and
+    wins. Taking the mucks in show order handed the pot, as a final award, to the hand mucked first."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
+    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
+    referee = run(s.fold(3).fold(2).gather())
+    assert referee.flags == []
+    assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
+
+
 @pytest.mark.parametrize("which", [(3, "call"), (2, "bet"), (3, "raise")])
 def test_an_entry_keyed_twice_is_one_entry(which: tuple[int, str]) -> None:
     """The dealer's key pressed twice: the second entry, 50 ms later and not the seat's turn, is a repeat with an info

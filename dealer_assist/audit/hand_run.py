@@ -180,12 +180,12 @@ class HandRun(ShowdownChecks):
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
 
-    def _concede_early(self, seat: int) -> bool:
-        """`seat`, due to show, kept its cards to the gather, and other seats' cards went to the muck before that (out
-        of turn, waiting on its show): those players gave up their hands, which are dead whatever the show order (a
-        last hand in wins without showing: HOUSE_RULES, Betting). Whether any was mucked."""
+    def _concede_early(self, seat: int, before: float = float("inf")) -> bool:
+        """`seat`, due to show, kept its cards to the gather (or mucked them at `before`), and other seats' cards went
+        to the muck before that (out of turn, waiting on its show): those players gave up their hands, which are dead
+        whatever the show order (a last hand in wins without showing: HOUSE_RULES, Betting). Whether any was mucked."""
         hand = self.hand
-        early = [p for p in self.pending if p.seat != seat and p.seat in hand.index_of
+        early = [p for p in self.pending if p.seat != seat and p.seat in hand.index_of and p.t < before
                  and hand.live[hand.index_of[p.seat]]
                  and (isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))]
         mucked = False
@@ -591,7 +591,9 @@ class HandRun(ShowdownChecks):
             return
         if hand.phase is Phase.SHOWDOWN:
             if hand.next_shower == seat:
-                if hand.can_muck(seat):
+                # the seats that mucked before it, out of turn, gave up first: it may be the last hand in, and win
+                self._concede_early(seat, before=ev.t)
+                if hand.phase is Phase.SHOWDOWN and hand.can_muck(seat):
                     hand.muck(seat)
                     self._show_t[seat] = float("-inf")
             else:
