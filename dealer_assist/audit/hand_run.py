@@ -180,16 +180,22 @@ class HandRun(ShowdownChecks):
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
 
+    def _mucked_before(self, seat: int, before: float = float("inf")) -> list[SeatFolded | DealerAction]:
+        """The mucks (seen, or a fold entered) of other live seats still waiting on `seat`'s show, made before
+        `before`, oldest first."""
+        hand = self.hand
+        early = [p for p in self.pending if p.seat != seat and p.seat in hand.index_of and p.t < before
+                 and hand.live[hand.index_of[p.seat]]
+                 and (isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))]
+        return sorted(early, key=lambda p: p.t)
+
     def _concede_early(self, seat: int, before: float = float("inf")) -> bool:
         """`seat`, due to show, kept its cards to the gather (or mucked them at `before`), and other seats' cards went
         to the muck before that (out of turn, waiting on its show): those players gave up their hands, which are dead
         whatever the show order (a last hand in wins without showing: HOUSE_RULES, Betting). Whether any was mucked."""
         hand = self.hand
-        early = [p for p in self.pending if p.seat != seat and p.seat in hand.index_of and p.t < before
-                 and hand.live[hand.index_of[p.seat]]
-                 and (isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))]
         mucked = False
-        for p in sorted(early, key=lambda p: p.t):
+        for p in self._mucked_before(seat, before):
             if hand.phase is Phase.SHOWDOWN and hand.can_muck(p.seat, out_of_turn=True):
                 self.pending.remove(p)
                 hand.muck(p.seat, out_of_turn=True)
@@ -198,13 +204,11 @@ class HandRun(ShowdownChecks):
         return mucked
 
     def _flag_mucked_first(self, seat: int, t: float, frame: int | None) -> None:
-        """`seat`, due to show, kept its cards to the gather and is taken to muck them; when other seats' cards
-        went to the muck before that, out of turn, theirs were the dead hands and the pot may be `seat`'s, which
-        the show order cannot say: the floor decides (an error flag, which holds the award)."""
-        hand = self.hand
-        early = sorted({p.seat for p in self.pending if p.seat != seat and p.seat in hand.index_of
-                        and hand.live[hand.index_of[p.seat]] and (
-                            isinstance(p, SeatFolded) or (isinstance(p, DealerAction) and p.action == "fold"))})
+        """`seat`, due to show, kept its cards to the gather and is taken to muck them; when other seats' mucks made
+        before that still wait (they could not be conceded: `_concede_early`, a seat alone in a side pot), theirs were
+        the dead hands and the pot may be `seat`'s, which the show order cannot say: the floor decides (an error flag,
+        which holds the award)."""
+        early = sorted({p.seat for p in self._mucked_before(seat)})
         if early:
             who = " and ".join(map(str, early))
             self._flag(FlagKind.SHOW_OUT_OF_ORDER, seat, f"seat {seat}, due to show first, kept its cards to the "
