@@ -772,15 +772,21 @@ def test_a_fold_entered_that_never_came_due_holds_the_award() -> None:
     assert referee.hands[0].awards[-1].provisional
 
 
+def _bet_and_called_after_the_last_draw() -> Script:
+    """Seats 1 to 3 dealt; seat 1 folds, seats 2 and 3 check and stand pat to the last draw, then seat 2 bets and seat
+    3 calls: seat 2, the last aggressor, shows first."""
+    s = Script().deal_all(ORDER)
+    s.act(3, "call").act(1, "fold").act(2, "check")
+    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
+    return s.act(2, "bet", 4).act(3, "call")                           # after draw 3
+
+
 def test_a_muck_before_the_first_shower_gathered_its_cards_concedes_the_pot() -> None:
     """Seat 2 bet last, so it shows first; seat 3's cards go to the muck before that (the camera saw them go) and seat
     2's are gathered unshown, with the pot pushed to it. Seat 3 gave up its hand: it is dead whatever the show order,
     and seat 2, the last hand in, wins without showing (HOUSE_RULES, Betting), as a final award with no flag. Taking
     seat 2 as mucking first at the gather handed the pot to seat 3's dead hand (badugi seed 10 of the hand videos)."""
-    s = Script().deal_all(ORDER)
-    s.act(3, "call").act(1, "fold").act(2, "check")
-    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
-    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
+    s = _bet_and_called_after_the_last_draw()
     referee = run(s.fold(3).gather())
     assert referee.flags == []
     award = referee.hands[0].awards[-1]
@@ -795,10 +801,7 @@ def test_a_muck_before_the_first_shower_mucks_is_dead_first() -> None:
     """Seat 2 bet last, so it shows first; seat 3's cards go to the muck, then seat 2's (tossed after seat 3 gave up,
     or taken in by the dealer with the pot pushed). Seat 3's hand was dead first: seat 2 was then the last hand in and
     wins. Taking the mucks in show order handed the pot, as a final award, to the hand mucked first."""
-    s = Script().deal_all(ORDER)
-    s.act(3, "call").act(1, "fold").act(2, "check")
-    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
-    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
+    s = _bet_and_called_after_the_last_draw()
     referee = run(s.fold(3).fold(2).gather())
     assert referee.flags == []
     assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
@@ -1108,10 +1111,7 @@ def test_a_live_hand_drawing_at_the_showdown_holds_the_award() -> None:
     """Every betting round entered, then seat 3 discards and draws at the showdown: the table had a draw the entries
     did not give the referee, so the chips it followed may be wrong. An error flag holds the award (a warning
     before); a folded seat's cards going in stay a warning."""
-    s = Script().deal_all(ORDER)
-    s.act(3, "call").act(1, "fold").act(2, "check")
-    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")  # after draws 1 and 2 (all stand pat)
-    s.act(2, "bet", 4).act(3, "call")                                  # after draw 3
+    s = _bet_and_called_after_the_last_draw()
     betting = list(s.items)
     clean = run(Script(items=list(betting)).show(2, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather())
     assert not clean.flags and not clean.hands[0].awards[-1].provisional
@@ -1131,10 +1131,7 @@ def test_chips_entered_at_the_showdown_hold_the_award(entry: tuple[str, int | No
     """Every betting round entered, then seat 3's bet (or call) is keyed in while the hands are being shown: a betting
     round the entries had not given the referee, so its pots may be wrong and the award waits on the floor. A check
     moves no chips: a warning, as before."""
-    s = Script().deal_all(ORDER)
-    s.act(3, "call").act(1, "fold").act(2, "check")
-    s.act(2, "check").act(3, "check").act(2, "check").act(3, "check")
-    s.act(2, "bet", 4).act(3, "call")
+    s = _bet_and_called_after_the_last_draw()
     referee = run(s.show(2, "Ac 2d 3h 4s").act(3, entry[0], entry[1]).show(3, "Kc Qd 9h 8s").gather())
     late = [f for f in referee.flags if f.seat == 3 and f.kind is FlagKind.ACTION_OUT_OF_TURN]
     assert [f.severity for f in late] == [severity]
