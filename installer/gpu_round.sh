@@ -3,7 +3,7 @@
 # Ultralytics, and takes at most 64 MiB of files along (see models/README.md, "Training on a GPU machine").
 #
 #   here:        bash installer/gpu_round.sh pack DATA_DIR [MiB]   tiles of one rendered set -> .gpu/data.tar.gz, wheels -> .whl
-#   GPU machine: [SEED=N] bash installer/gpu_round.sh train OUT_DIR HOURS [scratch | FOLDER]  -> OUT_DIR/cards-detector.pt
+#   GPU machine: [SEED=N] [LR0=X] bash installer/gpu_round.sh train OUT_DIR HOURS [scratch | FOLDER]  -> OUT_DIR/cards-detector.pt
 #                (from the shipped detector in models/, from the cards-detector.pt in another folder named,
 #                or with "scratch" from the model yaml)
 #   here:        dealer-assist train --out OUT_DIR --reuse detector,classifier ...  (export, int8, evaluation)
@@ -94,7 +94,8 @@ train() {
     [ "$start" = scratch ] && from=()
     "$python" -c "from dealer_assist.cli import main; main()" train --data "$data/data" --stop-after detector \
         "${from[@]}" --out "$out" --runs "$runs" --hours "$hours" \
-        --device "${DEVICE:-0}" --batch "${BATCH:-64}" --workers "${WORKERS:-12}" --seed "${SEED:-0}"
+        --device "${DEVICE:-0}" --batch "${BATCH:-64}" --workers "${WORKERS:-12}" --seed "${SEED:-0}" \
+        ${LR0:+--detector-lr "$LR0"}
     cp "$runs/detector/results.csv" "$out/" 2>/dev/null || true
 }
 

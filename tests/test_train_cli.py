@@ -456,3 +456,24 @@ def test_hand_videos_add_the_table_cameras_frames_to_the_detectors_tiles(
     with pytest.raises(DealerAssistError, match="at most 4000"):
         train_mod.build_data(train_mod.TrainConfig(data=tmp_path / "d2", hand_videos=4001), lambda msg: None)
     assert train_mod.TrainConfig(hand_videos=320).data_key() != train_mod.TrainConfig().data_key()
+
+
+def test_detector_lr_overrides_the_fine_tune_rate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """--detector-lr sets the detector's lr0, also over --continue-from's own (a gentler fine-tune)."""
+    from click.testing import CliRunner
+
+    from dealer_assist.cli.train import train
+    from dealer_assist.synth import train as train_mod
+
+    (tmp_path / "cards-detector.pt").write_bytes(b"x")
+    seen: dict[str, object] = {}
+
+    def fake_run(cfg: train_mod.TrainConfig, log: object) -> dict[str, object]:
+        seen.update(cfg.extra.get("detector_args", {}))
+        return {}
+
+    monkeypatch.setattr(train_mod, "run", fake_run)
+    result = CliRunner().invoke(train, ["--continue-from", str(tmp_path), "--detector-lr", "0.0003"])
+    assert result.exit_code == 0, result.output
+    assert seen == {"lr0": 0.0003, "warmup_epochs": 0.0}
+    assert CliRunner().invoke(train, ["--detector-lr", "0"]).exit_code != 0
