@@ -407,6 +407,23 @@ def test_muck_growing_elsewhere_is_not_evidence_for_a_covered_seat() -> None:
     assert summary(run(t)) == [*before, ("discarded", 1, 2)]
 
 
+def test_the_muck_growing_long_after_a_seat_was_covered_is_not_evidence_for_it() -> None:
+    """Two of seat 2's cards are lost from view (a hand over them, nothing loose beside the seat); 1.2 s later the
+    muck grows by one (a burn, or its count flickering up) with no card seen loose anywhere. That growth began too long
+    after the seat's change to be its cards landing, so the seat's loss stays unexplained and its cards coming back
+    one by one are no discard and no replacements (badugi seed 2 of the hand videos: an invented discard of 2)."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    before = summary(run(t))
+    t.miscount(2, 2).hold(1.2).burn().hold(0.4).miscount(2, 3).hold(0.3).miscount(2, 4).hold(3.0)
+    assert summary(run(t)) == before
+    # the muck growing as the cards go is still evidence: a discard with nothing seen loose, then its replacements
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    t.miscount(2, 2).hold(0.3).burn().burn().hold(1.5).deal(2).hold(GAP).deal(2).hold(2.0)
+    assert summary(run(t))[len(before):] == [("discarded", 2, 2), ("replaced", 2), ("replaced", 2)]
+
+
 def test_show_reveals_a_card_the_pile_hid() -> None:
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2], 3)

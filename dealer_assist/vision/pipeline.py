@@ -202,6 +202,11 @@ class ScriptedTable:
         self._muck = ZoneView(self._muck.backs + count)
         return self
 
+    def burn(self) -> ScriptedTable:
+        """One card from the stub to the muck, face down: the muck grows with nothing loose beside any seat."""
+        self._muck = ZoneView(self._muck.backs + 1)
+        return self
+
     def fold(self, seat: int) -> ScriptedTable:
         """All of a seat's cards go into the muck."""
         self._muck = ZoneView(self._muck.backs + self._seats[seat - 1].count)

@@ -202,6 +202,11 @@ class ZoneSmoother:
         return (view.count > self.stable.count) - (view.count < self.stable.count)
 
     @property
+    def leaving_since(self) -> float | None:
+        """When the change under way began, if it is cards leaving (fewer than the stable state); else None."""
+        return self._run[0].t if self._run and self._side(self._run[-1].view) < 0 else None
+
+    @property
     def arriving(self) -> bool:
         """Whether more cards than the stable state are being seen (a landing not yet confirmed)."""
         return bool(self._run) and self._side(self._run[-1].view) > 0
@@ -523,7 +528,8 @@ class Tracker:
         if t - self._first_t < self.config.adopt_s:
             return self._adopt(obs)
         # Evidence that cards are really leaving a seat: cards loose beside it, or the muck growing (which
-        # is put down to the seats that just had loose cards, if any, else to every seat).
+        # is put down to the seats that just had loose cards, if any, else to the seats whose cards began to go
+        # shortly before it began).
         for i in range(self.seat_count):                        # loose beside a seat that is short: going
             loose = bool(obs.loose and obs.loose[i])
             short = obs.seats[i].count < self._seats[i].stable.count
@@ -540,7 +546,11 @@ class Tracker:
             # to settle when the cards land scattered)
             began = grown[0].start.t
             recent = [i for i in range(self.seat_count) if began - self._loose_t[i] <= self.config.evidence_keep_s]
-            for i in recent or range(self.seat_count):
+            # with no cards seen loose, the growth is put down to the seats whose cards began to go shortly before
+            # it began (a flicker of the pile's count long after a hand covered a seat explains nothing there)
+            going = [i for i, z in enumerate(self._seats) if (since := z.leaving_since) is not None
+                     and began - since <= self.config.evidence_keep_s + _EPS]
+            for i in recent or going:
                 self._muck_t[i] = t
             for i in recent:                                    # their cards went when last seen moving
                 self._went[i] = self._loose_since[i]
