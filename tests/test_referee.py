@@ -7,7 +7,7 @@ from referee_script import Script
 
 from dealer_assist.audit.outputs import AwardMade, Correction, KeyMoment
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, LegalAction, Severity
-from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.referee import HandRecord, Referee
 from dealer_assist.audit.report import hand_to_dict, report_text
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
@@ -326,6 +326,28 @@ def test_a_show_read_in_part_that_could_win_holds_the_award_and_says_with_what()
     # the same seat shown whole with the card it held: seat 2 wins after all, the award seen only now
     whole = run(_showdown_2_and_3().show(2, "Ac 2d 3h Ks").show(3, "5c 6d 7h 7s").gather()).hands[0]
     assert whole.flags == [] and whole.awards[-1].award.totals[2] > 0
+
+
+def test_a_whole_hands_worth_read_from_a_seat_holding_more_is_not_its_whole_show() -> None:
+    """Seat 3 discarded 1 and got 2 replacements (flagged): the camera counts 5 cards there. A show read as 4 of
+    them is not seat 3's whole hand: the fifth went unread, and a hand of 5 is dead, so the pot waits on the floor
+    instead of going to seat 3 on the 4 read (badugi seed 9 of the hand videos at the face-up bar 0.5 gave the pot
+    to such a hand). Shown whole, the 5 cards are a dead hand and seat 2 wins."""
+    def hand(shown: str) -> HandRecord:
+        s = Script().deal_all(ORDER)
+        s.act(3, "call").act(1, "fold").act(2, "check")
+        s.discard(3, 1).replace(3, 2)                          # draw 1: seat 2 stood pat
+        for _ in range(3):
+            s.act(2, "check").act(3, "check")
+        return run(s.show(2, "Kc Qd Jh 9s").show(3, shown).gather()).hands[0]
+
+    four = hand("Ac 2d 3h 4s")
+    assert four.awards == []
+    assert [(f.kind.value, f.seat) for f in four.flags] == [("replacements_mismatch", 3), ("unexpected_event", 3)]
+    assert "seat 3's hand was shown, but the camera read only 4 of its 5 cards" in four.flags[1].message
+    five = hand("Ac 2d 3h 4s 5c")
+    assert [(f.kind.value, f.seat) for f in five.flags] == [("replacements_mismatch", 3)]
+    assert five.awards[-1].award.totals[2] > 0 and five.awards[-1].award.totals[3] == 0
 
 
 def test_a_show_read_one_card_of_four_is_bounded_by_that_card() -> None:

@@ -640,8 +640,7 @@ class HandRun(ShowdownChecks):
         if isinstance(item, CardReplaced):
             return hand.phase is Phase.DRAWING and hand.next_card_seat == item.seat
         if isinstance(item, CardsShown):
-            return (hand.phase is Phase.SHOWDOWN and hand.next_shower == item.seat
-                    and len(item.cards) in (self.rules.hand_size, self.physical.get(item.seat)))
+            return hand.phase is Phase.SHOWDOWN and hand.next_shower == item.seat and self._show_whole(item)
         return (hand.phase is Phase.SHOWDOWN and hand.next_shower == item.seat) or (
             hand.phase is Phase.BETTING and hand.actor == item.seat)
 

@@ -40,9 +40,15 @@ class ShowdownChecks(DrawChecks):
         else:
             self.pending.append(ev)
 
+    def _show_whole(self, ev: CardsShown) -> bool:
+        """Whether a show holds every card of the seat's hand: as many as the seat holds, or a whole hand's worth
+        unless the camera saw the seat get more (then a card is still unread, and it may make the hand dead)."""
+        n, held = len(ev.cards), self.physical.get(ev.seat, 0)
+        return n == held or (n == self.rules.hand_size and held <= n)
+
     def _show(self, ev: CardsShown) -> bool:
         hand = self.hand
-        if len(ev.cards) != self.rules.hand_size:
+        if len(ev.cards) != self.rules.hand_size or not self._show_whole(ev):
             if len(ev.cards) == self.physical.get(ev.seat) and hand.can_muck(ev.seat):
                 hand.muck(ev.seat)                  # the wrong number of cards (after a flagged error): dead
                 # Not a flag (the error behind it is flagged already), but the story and a key frame say why the
