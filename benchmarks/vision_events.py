@@ -220,7 +220,7 @@ def main() -> None:
     if args.onnx_frames <= 0:
         return
     from dealer_assist.vision.backends.common import Thresholds
-    from dealer_assist.vision.detector import DetectorError, make_detector
+    from dealer_assist.vision.detector import CameraBar, DetectorError, make_detector
 
     override = Thresholds(card=args.card_threshold) if args.card_threshold is not None else None
     try:
@@ -228,6 +228,8 @@ def main() -> None:
     except DetectorError as exc:
         print(f"onnx_status: no model ({str(exc).splitlines()[0]})")
         return
+    if isinstance(detector, CameraBar):
+        detector.use_camera_bar()          # as Pipeline.build does: these are a table camera's frames
     print(f"onnx_card_threshold: {detector.thresholds.card}")  # type: ignore[attr-defined]
 
     def cache(game: str, seed: int) -> Path | None:

@@ -87,6 +87,22 @@ def test_the_manifest_carries_the_models_face_up_bar(tmp_path: Path) -> None:
         assert "\n" not in str(err.value)
 
 
+def test_the_manifest_carries_a_bar_for_table_camera_frames(tmp_path: Path) -> None:
+    path = tmp_path / "cards.json"
+    base = {"detector": "x.onnx", "detector_classes": ["index", "back", "button"], "imgsz": [64, 64],
+            "card_threshold": 0.72}
+    path.write_text(json.dumps(base))
+    manifest = load_manifest(path)
+    assert manifest.camera_card_threshold is None and "camera_card_threshold" not in manifest.to_json()
+    path.write_text(json.dumps({**base, "camera_card_threshold": 0.5}))
+    manifest = load_manifest(path)
+    assert manifest.camera_card_threshold == 0.5 and not manifest.extra
+    assert manifest.to_json()["camera_card_threshold"] == 0.5
+    path.write_text(json.dumps({**base, "camera_card_threshold": 2}))
+    with pytest.raises(DetectorError, match=r"camera_card_threshold 2\.0 is not in"):
+        load_manifest(path)
+
+
 def test_the_manifest_carries_the_classifiers_large_read(tmp_path: Path) -> None:
     path = tmp_path / "cards.json"
     base = {"detector": "x.onnx", "detector_classes": ["index", "back", "button"], "imgsz": [64, 64]}

@@ -121,6 +121,31 @@ def test_the_backend_reads_face_up_cards_at_the_manifests_bar() -> None:
     assert reads(0.2) > reads(0.99)
 
 
+def test_a_table_camera_reads_at_the_manifests_camera_bar() -> None:
+    """Built into a pipeline for a calibrated table camera, the backend reads at `camera_card_threshold` (a read
+    there counts only once it repeats over frames); a still keeps `card_threshold`, and a bar asked for stays."""
+    import dataclasses
+
+    from dealer_assist.synth.hand_video import SimulatedTable
+    from dealer_assist.vision.backends.common import Thresholds
+    from dealer_assist.vision.backends.onnx_backend import OnnxDetector
+    from dealer_assist.vision.detector import load_manifest
+    from dealer_assist.vision.pipeline import Pipeline
+
+    manifest = dataclasses.replace(load_manifest(MODELS_DIR), card_threshold=0.72, camera_card_threshold=0.5)
+    sim = SimulatedTable("badugi-limit", 0, size=(1280, 720))
+    detector = OnnxDetector(manifest, threads=2)
+    assert detector.thresholds.card == 0.72
+    Pipeline.build(sim.profile, sim.calibration, detector)
+    assert detector.thresholds.card == 0.5
+    asked = OnnxDetector(manifest, threads=2, thresholds=Thresholds(card=0.8))
+    Pipeline.build(sim.profile, sim.calibration, asked)
+    assert asked.thresholds.card == 0.8
+    plain = OnnxDetector(dataclasses.replace(manifest, camera_card_threshold=None), threads=2)
+    Pipeline.build(sim.profile, sim.calibration, plain)
+    assert plain.thresholds.card == 0.72
+
+
 def test_plain_images_of_any_size_have_no_objects(detector) -> None:  # type: ignore[no-untyped-def]
     assert len(detector.detect(np.full((720, 1280, 3), 90, np.uint8))) == 0
     assert len(detector.detect(np.full((40, 50, 3), 90, np.uint8))) == 0

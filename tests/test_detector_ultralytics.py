@@ -33,6 +33,19 @@ def test_ultralytics_backend_reads_close_up_cards_through_the_shrunk_read() -> N
     assert det.shrinks == ()  # type: ignore[attr-defined]
 
 
+def test_ultralytics_backend_reads_a_table_camera_at_the_camera_bar() -> None:
+    import dataclasses
+
+    from dealer_assist.vision.backends.ultralytics_backend import UltralyticsDetector
+    from dealer_assist.vision.detector import load_manifest
+
+    manifest = dataclasses.replace(load_manifest(MODELS_DIR), card_threshold=0.72, camera_card_threshold=0.5)
+    det = UltralyticsDetector(manifest, device="cpu")
+    assert det.thresholds.card == 0.72
+    det.use_camera_bar()
+    assert det.thresholds.card == 0.5
+
+
 def test_the_device_is_the_gpu_when_there_is_one_and_a_bad_one_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """`--device` picks where Ultralytics predicts; by default the first GPU torch sees, else the CPU. A device that
     is not there is refused before the model loads, naming what is accepted."""

@@ -53,6 +53,14 @@ class ScaleAware(Protocol):
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None: ...
 
 
+@runtime_checkable
+class CameraBar(Protocol):
+    """A detector whose model names a face-up bar of its own for a table camera's frames (cards.json
+    `camera_card_threshold`), where a read counts only once it repeats over frames (TrackerConfig.show_votes)."""
+
+    def use_camera_bar(self) -> None: ...
+
+
 # --------------------------------------------------------------------------------------------
 # The model manifest: what the training recipe wrote beside the ONNX files.
 
@@ -80,6 +88,9 @@ class ModelManifest:
     # The classifier probability a face-up read needs: the model's operating point, chosen with it (a misread
     # goes into an award, an unread card leaves a show incomplete), so it ships in cards.json beside the model.
     card_threshold: float = 0.5
+    # The bar on a table camera's frames (None: `card_threshold`). A read there joins a show, or makes an exposure,
+    # only once it repeats over several frames, so it can take a lower bar than a still, where one read stands alone.
+    camera_card_threshold: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -101,7 +112,9 @@ class ModelManifest:
             "classifier_size": self.classifier_size, "crop_scale": self.crop_scale,
             **({"classifier_large_size": self.large_read.size, "classifier_large_from": self.large_read.from_px,
                 "classifier_large_threshold": self.large_read.card_threshold} if self.large_read else {}),
-            "checkpoint": self.checkpoint, "card_threshold": self.card_threshold, **self.extra,
+            "checkpoint": self.checkpoint, "card_threshold": self.card_threshold,
+            **({"camera_card_threshold": self.camera_card_threshold} if self.camera_card_threshold is not None else {}),
+            **self.extra,
         }
 
 
@@ -132,8 +145,9 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
         data = json.loads(path.read_text())
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
                  "crop_scale", "checkpoint", "card_threshold", "classifier_large_size", "classifier_large_from",
-                 "classifier_large_threshold"}
+                 "classifier_large_threshold", "camera_card_threshold"}
         card_threshold = _probability(data, "card_threshold")
+        camera = _probability(data, "camera_card_threshold") if "camera_card_threshold" in data else None
         large_size = int(data.get("classifier_large_size", 0))
         if large_size < 0:
             raise ValueError(f"classifier_large_size {large_size} is negative (0: no large read)")
@@ -146,7 +160,7 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
             imgsz=(int(data["imgsz"][0]), int(data["imgsz"][1])), work_scale=float(data.get("work_scale", 2.0)),
             classifier=data.get("classifier"), classifier_size=int(data.get("classifier_size", 32)),
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
-            large_read=large_read, card_threshold=card_threshold,
+            large_read=large_read, card_threshold=card_threshold, camera_card_threshold=camera,
             extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:

@@ -17,7 +17,7 @@ import numpy as np
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
-from dealer_assist.vision.detector import Detector, ScaleAware
+from dealer_assist.vision.detector import CameraBar, Detector, ScaleAware
 from dealer_assist.vision.events import TableEvent
 from dealer_assist.vision.frames import Frame, FrameSource
 from dealer_assist.vision.mapper import EMPTY, MapperConfig, TableMapper, TableObservation, ZoneView
@@ -67,6 +67,8 @@ class Pipeline:
         the cards look, so that it reads each frame only at the scales it needs)."""
         if isinstance(detector, ScaleAware):
             detector.expect_card_length(card_length_px(profile, calibration), calibration.image_size)
+        if isinstance(detector, CameraBar):
+            detector.use_camera_bar()
         mapper_config = mapper_config or MapperConfig()
         if mapper_config.hand_size is None:          # the tracker's game: more cards than a hand need a closer look
             mapper_config = replace(mapper_config, hand_size=(tracker_config or TrackerConfig()).hand_size)

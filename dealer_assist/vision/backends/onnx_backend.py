@@ -6,6 +6,7 @@ No torch: letterbox, tiling of large photos, NMS and the crops for the classifie
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ class OnnxDetector:
                  tile_above: float = 2.0, shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
         self.thresholds = thresholds or Thresholds(card=manifest.card_threshold)
+        self._bar_given = thresholds is not None   # a bar asked for stays, on a table camera's frames too
         self.tile_above = tile_above
         self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
         self._det = _session(manifest.detector_path, threads)
@@ -113,6 +115,11 @@ class OnnxDetector:
         """A calibrated camera's largest card, `image_px` long in frames of `image_size` (width, height): keep
         only the shrunk reads that size needs (none for a table camera, which saves a model run per frame)."""
         self.shrinks = shrinks_for_card(image_px * fit_ratio((image_size[1], image_size[0]), self.imgsz))
+
+    def use_camera_bar(self) -> None:
+        """Read a table camera's frames at the model's camera bar (`camera_card_threshold`), unless one was asked."""
+        if not self._bar_given and self.manifest.camera_card_threshold is not None:
+            self.thresholds = replace(self.thresholds, card=self.manifest.camera_card_threshold)
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)

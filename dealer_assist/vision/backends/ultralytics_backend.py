@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,7 @@ class UltralyticsDetector:
                  shrinks: tuple[int, ...] = SHRINKS, **_: Any) -> None:
         self.manifest = manifest
         self.thresholds = thresholds or Thresholds(card=manifest.card_threshold)
+        self._bar_given = thresholds is not None   # a bar asked for stays, on a table camera's frames too
         self.shrinks = shrinks  # as the ONNX backend: the shrunk read for cards too large at full scale
         self.device = resolve_device(device)  # before the model loads: a bad device is one line, at once
         path = weights or (str(manifest.checkpoint_path) if manifest.checkpoint_path else str(manifest.detector_path))
@@ -109,6 +111,11 @@ class UltralyticsDetector:
     def expect_card_length(self, image_px: float, image_size: tuple[int, int]) -> None:
         """As the ONNX backend: keep only the shrunk reads a calibrated camera's card size needs."""
         self.shrinks = shrinks_for_card(image_px * fit_ratio((image_size[1], image_size[0]), self.manifest.imgsz))
+
+    def use_camera_bar(self) -> None:
+        """Read a table camera's frames at the model's camera bar (`camera_card_threshold`), unless one was asked."""
+        if not self._bar_given and self.manifest.camera_card_threshold is not None:
+            self.thresholds = replace(self.thresholds, card=self.manifest.camera_card_threshold)
 
     def detect(self, image: Image) -> Detections:
         xyxy, scores, classes = self.raw(image)
