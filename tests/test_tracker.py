@@ -464,6 +464,22 @@ def test_cards_turned_up_unread_at_showdown_are_a_show_not_a_fold() -> None:
     assert ("folded", 1) in events and not any(e[:2] == ("shown", 1) for e in events)
 
 
+def test_a_hand_turned_up_unread_and_swept_in_with_the_gather_is_a_show() -> None:
+    """At showdown seat 1 turns its hand up and the camera reads a different stray corner now and then (none twice
+    running), so its count never settles at nothing; 4 s later the gather sweeps every seat at once, its cards seen
+    going. That sign of going came long after the cards vanished (`vanish_s`), so it is the gather's, not a muck's;
+    and seat 2 still held its cards when seat 1's vanished, so seat 1's were no last hand pushed away. A show of
+    nothing read (the referee leaves the pot to the floor), not a fold, which gave the pot to seat 2 (Badacey seed
+    22 of the hand videos), nor no event at all, which the referee took for a muck."""
+    t = _to_showdown()
+    for card in ["Th", "Kc", "9s", "Qd"] * 10:
+        t.show(1, []).hold(2 / FPS).show(1, [card]).hold(1 / FPS)
+    t.gather().hold(1.0)
+    events = summary(run(t))
+    assert ("shown", 1, "") in events
+    assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
+
+
 @pytest.mark.parametrize("first", [True, False])
 def test_a_hand_turned_up_with_one_corner_read_is_a_show(first: bool) -> None:
     """At showdown a seat's backs vanish in place and one corner of its four is read: a show of that card (the

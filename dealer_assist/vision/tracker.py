@@ -182,6 +182,8 @@ class ZoneSmoother:
         self._run: list[Entry] = []
         self._gap = 0
         self._loose_t = self._muck_t = float("-inf")
+        self._now = float("-inf")
+        self._seen_in: float | None = None   # the start of the change whose cards were seen going in time
 
     def _empty_hold(self) -> float:
         """How long an emptied zone must stay empty: `empty_s` if its cards were seen going, else `vanish_s`."""
@@ -193,7 +195,15 @@ class ZoneSmoother:
         if not self._run:
             return False
         start = self._run[0].t
-        return self._loose_t + _EPS >= start - self.config.evidence_lead_s or self._muck_t > start + _EPS
+        if self._seen_in == start:
+            return True
+        seen = self._loose_t + _EPS >= start - self.config.evidence_lead_s or self._muck_t > start + _EPS
+        if not seen or self._now > start + self.config.vanish_s + _EPS:
+            # Cards gone from view for `vanish_s` had gone unseen by then (turned up and not read, under a hand):
+            # a sign of going after that is of something later (the gather sweeping them in), not of this change.
+            return False
+        self._seen_in = start
+        return True
 
     def _leave_s(self) -> float:
         return self.config.leave_s if self._seen_leaving() else self.config.vanish_s
@@ -219,7 +229,8 @@ class ZoneSmoother:
         grew that may be this zone's doing; without either, cards that merely vanished (a hand resting
         over them) must stay gone for `vanish_s` before they count as gone.
         """
-        self._loose_t, self._muck_t = loose_t, muck_t
+        self._loose_t, self._muck_t, self._now = loose_t, muck_t, t
+        self._seen_leaving()                        # latched while it is still in time
         if view == self.stable:
             if self._run:
                 self._gap += 1
@@ -436,6 +447,7 @@ class Tracker:
         self._muck_t = [float("-inf")] * seats
         self._loose_since: list[Entry | None] = [None] * seats      # when each seat's last loose cards began to move
         self._went: list[Entry | None] = [None] * seats             # ... when that was followed by the muck growing
+        self._emptied_t = [float("-inf")] * seats                  # when each seat last began to empty
         self._muck_pile = ZoneSmoother(self.config)            # the muck zone alone: did it just grow?
         self.events_emitted = 0
 
@@ -582,6 +594,9 @@ class Tracker:
                 continue                                    # the referee has not yet seen that moment
             if told is None and t + _EPS >= due and not arriving:
                 events += self._resolve_fold(seat)
+        for seat, commit in commits:
+            if commit.new.count == 0:
+                self._emptied_t[seat - 1] = commit.start.t
         for seat, commit in commits:
             if self.config.draw_procedure == "sequential":
                 for other in [s for s, p in self._hand.pending.items()
@@ -856,7 +871,10 @@ class Tracker:
                 if card is not None:
                     events.append(CardExposed(at.t, at.frame, seat, card))
         elif delta < 0:
-            others_hold = any(s.stable.count for i, s in enumerate(self._seats, 1) if i != seat)
+            # other seats held cards when this change began (not only now: a hand turned up unread long before the
+            # gather clears every seat at once is no last hand pushed away)
+            others_hold = any(s.stable.count or self._emptied_t[i - 1] > start.t + _EPS
+                              for i, s in enumerate(self._seats, 1) if i != seat)
             if seat in hand.shown or showing or (new.count == 0 and not others_hold):
                 pass                                # a shown hand (some cards unread) or the last hand pushed away
             elif not commit.seen_going and self._at_showdown():
