@@ -819,6 +819,20 @@ def test_a_muck_before_the_first_shower_gathered_its_cards_concedes_the_pot() ->
     assert referee.flags == [] and referee.hands[0].awards[-1].award.totals == {1: 0, 2: 13, 3: 0}
 
 
+def test_a_hand_shown_unread_wins_when_the_others_mucked() -> None:
+    """Seat 2, due to show first, turns its hand up but the camera reads none of it; seat 3 sees it and mucks. The pot
+    is seat 2's whatever it holds: seat 3's hand is dead, and a last hand in needs no reading. Before, the unread show
+    held the award for the floor (badugi seed 10 of the hand videos, once the tracker reported that show)."""
+    s = _bet_and_called_after_the_last_draw()
+    referee = run(s.show(2, "").fold(3).gather())
+    assert referee.flags == []
+    award = referee.hands[0].awards[-1]
+    assert award.award.totals == {1: 0, 2: 13, 3: 0} and not award.provisional
+    # no muck: the unread show still leaves the pot to the floor
+    referee = run(_bet_and_called_after_the_last_draw().show(2, "").gather())
+    assert referee.hands[0].awards == [] and [f.kind.value for f in referee.flags] == ["unexpected_event"]
+
+
 def test_a_muck_before_the_first_shower_mucks_is_dead_first() -> None:
     """Seat 2 bet last, so it shows first; seat 3's cards go to the muck, then seat 2's (tossed after seat 3 gave up,
     or taken in by the dealer with the pot pushed). Seat 3's hand was dead first: seat 2 was then the last hand in and

@@ -165,9 +165,9 @@ class HandRun(ShowdownChecks):
             if seat is None or hand.phase is not Phase.SHOWDOWN:
                 break
             shown = [p for p in self.pending if isinstance(p, CardsShown) and p.seat == seat]
-            if shown and self._show_read_in_part(shown[-1]):
+            if self._concede_early(seat):       # the others gave up first: shown unread or kept, it may win alone
                 continue
-            if not shown and self._concede_early(seat):
+            if shown and self._show_read_in_part(shown[-1]):
                 continue
             if shown or not hand.can_muck(seat):
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
