@@ -7,7 +7,8 @@ hand or chip passing over cards, a detection missing for a few frames, or a spur
 couple of frames, makes no event; up to `max_gap` odd frames inside a change do not break it.
 Cards count as leaving only when they were seen going (loose near the seat outside every zone, the muck
 growing, or the muck gathered: the hands swept in with it); cards that merely vanish (a hand resting over
-them) must stay gone `vanish_s` (2.5 s). Events carry the timestamp and index of the frame where the change
+them) must stay gone `vanish_s` (2.5 s), and a sign of going after that is not theirs (the gather sweeping in a hand
+turned up unread). Events carry the timestamp and index of the frame where the change
 began (the card landed), not the frame where it was confirmed; cards that vanished (a hand lay over them) and
 were seen going to the muck `covered_s` or more later (loose beside the seat, then the muck grew) went when
 they were seen going.
@@ -191,7 +192,7 @@ class ZoneSmoother:
 
     def _seen_leaving(self) -> bool:
         """Whether cards were seen going during this change: loose beside the zone (as it began or since),
-        or the muck growing after it began."""
+        or the muck growing after it began, within `vanish_s` of its start (latched once seen)."""
         if not self._run:
             return False
         start = self._run[0].t
