@@ -472,12 +472,20 @@ def test_a_hand_turned_up_unread_and_swept_in_with_the_gather_is_a_show() -> Non
     nothing read (the referee leaves the pot to the floor), not a fold, which gave the pot to seat 2 (Badacey seed
     22 of the hand videos), nor no event at all, which the referee took for a muck."""
     t = _to_showdown()
-    for card in ["Th", "Kc", "9s", "Qd"] * 10:
+    for k, card in enumerate(["Th", "Kc", "9s", "Qd"] * 10):
+        if k == 25:
+            t.set(2, 0, [])                    # the winner's cards pushed in first
         t.show(1, []).hold(2 / FPS).show(1, [card]).hold(1 / FPS)
+    swept = t.show(1, []).t
     t.gather().hold(1.0)
-    events = summary(run(t))
+    raw = run(t)
+    events = summary(raw)
     assert ("shown", 1, "") in events
     assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
+    # the hand ended with the gather, not when seat 1's cards vanished 4 s before it (the referee takes the events in
+    # time order, and a gather stamped then would end the hand before the showdown it saw)
+    gathered = [e for _, e in raw if e.kind == "gathered"]
+    assert len(gathered) == 1 and gathered[0].t >= swept - 1e-6
 
 
 @pytest.mark.parametrize("first", [True, False])

@@ -616,7 +616,9 @@ class Tracker:
             # the hand is over: every seat and the muck cleared, or the button moved on with the seats clear
             for seat in list(self._hand.pending):
                 events += self._resolve_fold(seat)
-            stamps = [c.start for _, c in commits] + [c.start for c in muck_commits]
+            # a seat's change began when its cards were seen going; one that vanished unseen long before (a hand turned
+            # up unread) ends only now, swept in with the rest
+            stamps = [c.start if c.seen_going else c.entries[-1] for _, c in commits] + [c.start for c in muck_commits]
             last = max(stamps, key=lambda e: e.frame) if stamps else Entry(t, frame, EMPTY)
             if button_move is not None and button_move.frame < last.frame:
                 last = button_move
