@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.events import CardsShown, TableEvent
 from dealer_assist.vision.mapper import ZoneView
 from dealer_assist.vision.pipeline import ScriptedTable
 from dealer_assist.vision.tracker import PhaseHint, Tracker, TrackerConfig, ZoneSmoother
@@ -486,6 +486,20 @@ def test_a_hand_turned_up_unread_and_swept_in_with_the_gather_is_a_show() -> Non
     # time order, and a gather stamped then would end the hand before the showdown it saw)
     gathered = [e for _, e in raw if e.kind == "gathered"]
     assert len(gathered) == 1 and gathered[0].t >= swept - 1e-6
+
+
+def test_a_show_is_stamped_when_the_hand_is_turned_up_not_when_a_hand_covered_it() -> None:
+    """Seat 3's cards are covered (an arm reaching over for seat 2's show), then seat 3 turns its hand up and 2 of
+    its corners are read. The show is stamped at the turn, after seat 2's, not when the cover began: that stamp put seat
+    3's show before seat 2's, and the referee flagged a show out of order (badugi seed 0 of the hand videos)."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    t.show(1, ["Ah", "2c", "3d", "4s"]).hold(1.0)
+    t.occlude([3], 0.5).show(2, ["5h", "6c", "7d", "8s"]).occlude([3], 0.7)
+    turned = t.t
+    t.show(3, ["9h", "Tc"]).hold(2.0).gather().hold(1.0)
+    shows = {e.seat: e.t for _, e in run(t) if isinstance(e, CardsShown)}
+    assert shows[1] < shows[2] < shows[3] and abs(shows[3] - turned) < 0.1
 
 
 @pytest.mark.parametrize("first", [True, False])

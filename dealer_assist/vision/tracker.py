@@ -423,6 +423,12 @@ class _Hand:
     owed_t: float = float("-inf")                          # ... when it discarded
 
 
+def _turned_at(commit: Commit, start: Entry) -> Entry:
+    """When a hand was turned up: the first frame of the change from `start` on with a face read at the seat (a hand
+    or an arm over its cards before that is not the show), else `start`."""
+    return next((e for e in commit.entries if e.view.face_up and e.t + _EPS >= start.t), start)
+
+
 def _sorted(cards: frozenset[Card] | set[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.index))
 
@@ -885,7 +891,7 @@ class Tracker:
                 # of what was read (one corner of four, or none), so the referee waits for the rest instead of
                 # handing the pot to another seat.
                 if new.backs == 0:
-                    events += self._show_more(seat, new.face_up, start)
+                    events += self._show_more(seat, new.face_up, _turned_at(commit, start))
             elif new.count == 0:
                 went = (_Pending(merge.t, merge.frame, old.count + merge.count, (),
                                  vanished=merge.vanished and not commit.seen_going) if merge else
@@ -911,7 +917,7 @@ class Tracker:
         # a show: every card face up, after the seat held a whole hand or, short-dealt, turning 2 or more at once
         full = whole or (len(flipped) >= 2 and delta == 0)
         if (new.backs == 0 and len(new.face_up) >= 2 and full) or turned:
-            events += self._show_more(seat, new.face_up, start)
+            events += self._show_more(seat, new.face_up, _turned_at(commit, start))
         elif flipped and not hand.shown:
             at = start
             events += [CardExposed(at.t, at.frame, seat, card) for card in flipped]
