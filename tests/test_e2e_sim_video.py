@@ -206,3 +206,27 @@ def test_seat_counts_catch_a_detector_that_sees_one_card_too_many() -> None:
     assert right.settled > 200 and right.over == right.under == 0
     over = seat_counts(sim, truth + (truth > 0))
     assert over.over == over.settled and over.right == 0
+
+
+@pytest.mark.parametrize(("game", "seed"), [("badugi-limit", 19), ("badugi-limit", 23), ("badacey-limit-triple", 1),
+                                            ("badacey-limit-triple", 23)])
+def test_every_injected_error_is_one_the_referee_flags_on_the_true_events(game: str, seed: int) -> None:
+    """All four errors in one hand: the extra replacement goes to a seat the deal left whole. At a seat the deal left
+    short the card makes the hand whole, which the referee (as the rules' simulator) takes for the short deal made
+    up, so the injected error was no flag even on the true events (these seeds, before)."""
+    from dealer_assist.audit.records import DealerAction
+    from dealer_assist.audit.referee import Referee
+    from dealer_assist.audit.table import TableConfig
+    from dealer_assist.synth.hand_video import FLAG_OF_ERROR
+
+    sim = SimulatedTable(game, seed, size=(320, 180), fps=15.0, errors=ERROR_KINDS)
+    truth = sim.truth
+    rules = HouseRules.preset(game)
+    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+    referee = Referee(TableConfig.for_profile(sim.profile, rules, dict.fromkeys(truth.players, chips),
+                                              button=truth.button))
+    actions = [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in truth.actions]
+    referee.feed_all(sorted([*truth.events, *actions], key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(sim.frame_count / sim.fps)
+    got = sorted((f.kind.value, f.seat) for h in referee.hands for f in h.flags)
+    assert got == sorted((FLAG_OF_ERROR[e.kind], e.seat) for e in truth.errors)

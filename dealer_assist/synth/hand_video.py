@@ -10,8 +10,8 @@ Dealer errors can be injected; the truth names each one, with the seat and the m
 
 - ``skipped_seat``: in one round of the deal a seat gets no card (the rest of the round goes on).
 - ``wrong_seat``: one card of the deal lands in the next seat instead of its own.
-- ``extra_replacement``: a seat that discarded 2 (or the first seat that discarded any) gets one
-  replacement too many (3 for 2).
+- ``extra_replacement``: a seat that discarded 2 (or the first seat that discarded any), never one the deal left
+  short, gets one replacement too many (3 for 2).
 - ``exposed_card``: one card of the deal lands face up.
 
 Events carry the frame where the card comes to rest, and `t = frame / fps`. The truth of the video
@@ -444,6 +444,10 @@ def build_script(
     extra_seat: int | None = None
     if not extra_done:
         discards = [s for s in steps if isinstance(s, Discarded) and s.count > 0]
+        # not at a seat the deal left short: a card more there makes its hand whole (the referee, like the rules'
+        # simulator, takes it for the short deal made up), so it would be no error of the draw's
+        short = {deals[i].seat for e, i in err_at.items() if e in ("skipped_seat", "wrong_seat")}
+        discards = [s for s in discards if s.seat not in short] or discards
         two = [s for s in discards if s.count == 2]
         extra_seat_step = (two or discards)[0]
         extra_seat = extra_seat_step.seat
