@@ -199,12 +199,14 @@ class ZoneSmoother:
         if self._seen_in == start:
             return True
         seen = self._loose_t + _EPS >= start - self.config.evidence_lead_s or self._muck_t > start + _EPS
-        if not seen or self._now > start + self.config.vanish_s + _EPS:
-            # Cards gone from view for `vanish_s` had gone unseen by then (turned up and not read, under a hand):
-            # a sign of going after that is of something later (the gather sweeping them in), not of this change.
-            return False
-        self._seen_in = start
-        return True
+        # Cards gone from view for `vanish_s` had gone unseen by then (turned up and not read, under a hand): a sign
+        # of going after that is of something later (the gather sweeping them in), not of this change.
+        return seen and self._now <= start + self.config.vanish_s + _EPS
+
+    def _note_evidence(self) -> None:
+        """Latch, once a frame, that this change's cards were seen going while that was still in time."""
+        if self._seen_leaving():
+            self._seen_in = self._run[0].t
 
     def _leave_s(self) -> float:
         return self.config.leave_s if self._seen_leaving() else self.config.vanish_s
@@ -231,7 +233,7 @@ class ZoneSmoother:
         over them) must stay gone for `vanish_s` before they count as gone.
         """
         self._loose_t, self._muck_t, self._now = loose_t, muck_t, t
-        self._seen_leaving()                        # latched while it is still in time
+        self._note_evidence()
         if view == self.stable:
             if self._run:
                 self._gap += 1
