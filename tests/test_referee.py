@@ -440,6 +440,45 @@ def test_order_findings_at_a_camera_table_wait_for_the_deal_to_end() -> None:
     assert kinds(referee) == [("seat_skipped", 2)] and referee.flags[0].t == skip_t
 
 
+def test_two_deal_mistakes_side_by_side_are_read_as_the_fewest_at_a_camera_table() -> None:
+    """Seat 1 is skipped in the third round and the card for seat 2 lands one place on, in seat 3 (which then gets
+    its own): a skip and a card to the wrong seat, at the seats they happened. Looking one card ahead, the deal read
+    as seat 1's card pitched two places on and seat 2 skipped. And at four seats, seat 4 skipped at the end of a
+    round, then the next round's second card pitched one place on: two mistakes, not three (seat 1's next card taken
+    for seat 4's, seat 3's for seat 1's, then seat 2 skipped). Both are settled at the deal's end over the whole deal
+    (`deal_alignment`)."""
+    side_by_side = Script().deal(1, 2, 3, 1, 2, 3, 3, 3, 1, 2, 3)
+    skip_t = side_by_side.items[6].t
+    referee = run(side_by_side.act(3, "call"), camera_table())
+    assert sorted(kinds(referee)) == [("card_to_wrong_seat", 3), ("seat_skipped", 1)]
+    skipped = next(f for f in referee.flags if f.kind.value == "seat_skipped")
+    assert skipped.t == skip_t and "the card due to it went to seat 3" in skipped.message
+    wrong = next(f for f in referee.flags if f.kind.value == "card_to_wrong_seat")
+    assert wrong.t == skip_t and "a card due to seat 2 went to seat 3" in wrong.message
+    across_rounds = Script().deal(1, 2, 3, 4, 1, 2, 3, 1, 3, 3, 4, 1, 2, 3, 4).act(3, "call")
+    four_seats = TableConfig.make(LIMIT, dict.fromkeys(range(1, 5), 100), button=4, camera=True)
+    assert sorted(kinds(run(across_rounds, four_seats))) == [("card_to_wrong_seat", 3), ("seat_skipped", 4)]
+
+
+def test_the_whole_deals_account_keeps_the_findings_at_its_ends() -> None:
+    """The account over the whole deal still says a deal one card short at its last turn skipped that seat, that
+    cards past the deal's last turn are too many for their seat, and that a card at a seat not dealt in was a card to
+    the wrong seat."""
+    last_short = Script().deal(1, 2, 3, 1, 3, 1, 2, 3, 1, 2).act(3, "call")
+    flags = run(last_short, camera_table()).flags
+    assert sorted((f.kind.value, f.seat) for f in flags) == [("seat_skipped", 2), ("seat_skipped", 3)]
+    assert any("the deal ended one card short, at its turn" in f.message for f in flags)
+    too_many = Script().deal(1, 2, 3, 1, 3, 1, 2, 3, 1, 2, 3, 2, 2).act(3, "call")
+    flags = run(too_many, camera_table()).flags
+    assert sorted((f.kind.value, f.seat) for f in flags) == [("seat_skipped", 2), ("wrong_card_count", 2)]
+    assert any("seat 2 got 5 cards in the deal, not 4" in f.message for f in flags)
+    config = TableConfig.make(LIMIT, dict.fromkeys((1, 2, 4), 100), button=4, camera=True)
+    referee = Referee(config, RecordingSink())
+    referee.feed_all(Script().deal(1, 2, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4).act(4, "call").items)
+    assert [(f.kind.value, f.seat) for f in referee.flags] == [("card_to_wrong_seat", 3)]
+    assert "a card due to seat 4 went to seat 3 (not dealt in)" in referee.flags[0].message
+
+
 def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_at_a_camera_table() -> None:
     """Seat 2 discards 2; its second replacement is seen half a second after seat 1's check opened the betting (a camera
     confirms a pitched card up to a second late): at a camera's table it was in time, no flag. Seen 1.5 s after, seat 2

@@ -24,14 +24,18 @@ later turn counted early (the camera confirms a landing a frame or a pitch early
 over while a card is pitched past it), and fills that turn if no card lands there then (else it was a card too many,
 `card_to_wrong_seat` with its own time); and every wrong-seat or skip finding waits for the deal's end, where it is
 raised only if the deal left some seat short or over. A deal that leaves every seat its hand, seen in another order,
-is the camera's timing: no flag. Without `camera` (scripted or entered streams) the order is the dealer's: each
-finding is raised at once, as the house rules ask of a card dealt out of sequence.
+is the camera's timing: no flag. A deal that does not, and where no card was taken for one seen late or counted early,
+is accounted for as a whole at its end (`deal_alignment`: the fewest mistakes, then the stray cards nearest along the
+dealer's lap) in place of the card-by-card findings, which see one card ahead and can split two mistakes side by side
+into three, or pin them on the wrong seats. Without `camera` (scripted or entered streams) the order is the dealer's:
+each finding is raised at once, as the house rules ask of a card dealt out of sequence.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dealer_assist.audit.deal_alignment import Step, align_deal
 from dealer_assist.audit.records import FlagKind
 from dealer_assist.cards import Card
 
@@ -87,6 +91,8 @@ class DealChecker:
     early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
     extra: dict[int, list[DealNote]] = field(init=False)   # seat -> its early cards that came out of turn, unflagged
     order_notes: list[DealNote] = field(init=False)   # camera: wrong-seat and skip findings, until the deal ends
+    seen: list[_Landing] = field(init=False)       # the deal's cards in the order they landed, but for the camera's
+    timing_allowed: bool = False                   # a card taken as seen late or counted early (then not in `seen`)
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -99,6 +105,7 @@ class DealChecker:
         self.early = {}
         self.extra = {}
         self.order_notes = []
+        self.seen = []
 
     @property
     def complete(self) -> bool:
@@ -122,7 +129,10 @@ class DealChecker:
         notes: list[DealNote] = self._release_held(seat, t)
         landing = _Landing(seat, card, t, frame)
         if self._seen_late(seat) or self._counted_early(seat, t):
+            self.timing_allowed = True
             return slots, notes
+        if not self.finished:
+            self.seen.append(landing)
         if seat in self.held:
             self.armed[seat] = t
         if self.pending is not None:
@@ -179,6 +189,9 @@ class DealChecker:
         self.order_notes = []
         if all(self.counts.get(seat, 0) == self.hand_size for seat in self.order):
             order = []          # every seat holds its hand: what looked out of order was the camera's timing
+        elif not self.timing_allowed and (order or rest):
+            order = self._aligned_notes()
+            rest = [n for n in rest if n.kind is not FlagKind.WRONG_CARD_COUNT]
         return slots, [*order, *rest]
 
     # -- internals ---------------------------------------------------------------------------------
@@ -276,6 +289,7 @@ class DealChecker:
             # held as its early card, it fills that turn if no card lands there then, else it is flagged then
             message = f"a card went to {self._where(s)} out of turn (seat {e} was due, and got the next card)"
             if self.camera and s in self.order:
+                self.timing_allowed = True
                 self.early[s] = self.early.get(s, 0) + 1
                 self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
                                                              landing.frame))
@@ -307,6 +321,50 @@ class DealChecker:
         slots.append(Slot(e, None, False))
         notes.append(self._wrong_seat(landing, f"a card due to seat {e} went to {self._where(s)}"))
         self.pos = p + 1
+
+    def _aligned_notes(self) -> list[DealNote]:
+        """The findings of the whole deal's fewest-mistakes account (`deal_alignment`), in place of the card-by-card
+        checker's; every seat's shortfall and surplus is then explained."""
+        steps = align_deal(self.order, self.expected, [x.seat for x in self.seen])
+        last_landing = max((k for k, a in enumerate(steps) if a.landing is not None), default=-1)
+        last_slot = max((k for k, a in enumerate(steps) if a.slot is not None), default=-1)
+        end = self.seen[-1] if self.seen else None
+        notes: list[DealNote] = []
+        trailing_skips = [a for a in steps[last_landing + 1:] if a.step is Step.SKIP]
+        for k, a in enumerate(steps):
+            after = next((b for b in steps[k + 1:] if b.landing is not None), None)
+            if a.step is Step.SKIP and k < last_landing and after is not None and after.landing is not None:
+                skipped, to = self.expected[a.slot or 0], self.seen[after.landing]
+                notes.append(DealNote(FlagKind.SEAT_SKIPPED, skipped, f"seat {skipped} was skipped: the card due to "
+                                      f"it went to seat {to.seat}, and the deal carried on from seat {to.seat}",
+                                      to.t, to.frame))
+            elif a.step is Step.WRONG and a.slot is not None and a.landing is not None:
+                x = self.seen[a.landing]
+                notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, x.seat, f"a card due to seat "
+                                      f"{self.expected[a.slot]} went to {self._where(x.seat)}", x.t, x.frame))
+            elif a.step is Step.EXTRA and k < last_slot and a.landing is not None:
+                x = self.seen[a.landing]
+                due = next(self.expected[b.slot] for b in steps[k + 1:] if b.slot is not None)
+                why = f"out of turn (seat {due} was due)" if due != x.seat else "one too many (two at once)"
+                notes.append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, x.seat, f"a card went to {self._where(x.seat)} "
+                                      + why, x.t, x.frame))
+        t, frame = (end.t, end.frame) if end else (0.0, None)
+        if len(trailing_skips) == 1:
+            seat = self.expected[trailing_skips[0].slot or 0]
+            notes.append(DealNote(FlagKind.SEAT_SKIPPED, seat, f"seat {seat} was skipped: the deal ended one card "
+                                  "short, at its turn", t, frame))
+        miscounted = {self.expected[a.slot or 0] for a in trailing_skips} if len(trailing_skips) > 1 else set()
+        miscounted |= {self.seen[a.landing].seat for a in steps[last_slot + 1:] if a.landing is not None}
+        for seat in sorted(miscounted):
+            have = self.counts.get(seat, 0)
+            at = self.last_landing.get(seat)
+            notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat, f"seat {seat} got {have} cards in the deal, not "
+                                  f"{self.hand_size}", at.t if at else t, at.frame if at else frame))
+        for seat in self.short_explained:
+            have = self.counts.get(seat, 0)
+            self.short_explained[seat] = max(0, self.hand_size - have)
+            self.over_explained[seat] = max(0, have - self.hand_size)
+        return sorted(notes, key=lambda n: n.t)
 
     def _where(self, seat: int) -> str:
         """How a flag names the seat a stray card went to."""
