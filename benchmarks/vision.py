@@ -102,6 +102,7 @@ def main() -> None:
     override = Thresholds(card=args.card_threshold) if args.card_threshold is not None else None
     det = make_detector("onnx", args.model, threads=args.threads or None, thresholds=override)
     print(f"card_threshold: {det.thresholds.card}")  # type: ignore[attr-defined]
+    print(f"onnx_graphs: {det.graphs}")  # type: ignore[attr-defined]
     tally = Tally()
     by_view: dict[str, Tally] = {"720p": Tally(), "1080p": Tally()}
     for image, truth in scenes:
@@ -169,7 +170,7 @@ def main() -> None:
     print(f"onnx_detector_only_fps_1280x720: {1 / onnx_raw:.1f}")
     print(f"onnx_still_fps_1280x720: {1 / still:.1f} (a still of unknown scale: one more, shrunk read)")
     manifest = load_manifest(args.model)
-    float_name = manifest.extra.get("detector_float")
+    float_name = manifest.detector_float
     if float_name and float_name != manifest.detector:
         from dealer_assist.vision.backends.onnx_backend import OnnxDetector
 

@@ -231,6 +231,7 @@ def main() -> None:
     if isinstance(detector, CameraBar):
         detector.use_camera_bar()          # as Pipeline.build does: these are a table camera's frames
     print(f"onnx_card_threshold: {detector.thresholds.card}")  # type: ignore[attr-defined]
+    print(f"onnx_graphs: {detector.graphs}")  # type: ignore[attr-defined]
 
     def cache(game: str, seed: int) -> Path | None:
         if args.cache is None:
@@ -238,7 +239,9 @@ def main() -> None:
         folder = Path(args.model) if args.model else REPO / "models"
         files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in [*folder.glob("*.onnx"),
                                                                                   *folder.glob("*.json")])
-        stamp = hashlib.sha256(repr([*files, errors]).encode()).hexdigest()[:12]
+        # the float graphs (a CPU whose int8 sums saturate) read otherwise than the int8 ones: their own detections
+        graphs = [] if getattr(detector, "int8", True) else ["float"]
+        stamp = hashlib.sha256(repr([*files, errors, *graphs]).encode()).hexdigest()[:12]
         bar = None if override is None else override.card
         return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp, args.felt_print)
 

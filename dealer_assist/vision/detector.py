@@ -91,6 +91,10 @@ class ModelManifest:
     # The bar on a table camera's frames (None: `card_threshold`). A read there joins a show, or makes an exposure,
     # only once it repeats over several frames, so it can take a lower bar than a still, where one read stands alone.
     camera_card_threshold: float | None = None
+    # The float graphs an int8 detector and classifier were quantized from (cards.json `detector_float`,
+    # `classifier_float`): what the ONNX backend runs on a CPU whose int8 arithmetic saturates (`int8_check`).
+    detector_float: str | None = None
+    classifier_float: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -100,6 +104,19 @@ class ModelManifest:
     @property
     def classifier_path(self) -> Path | None:
         return self.root / self.classifier if self.classifier else None
+
+    def graph_paths(self, int8: bool) -> tuple[Path, Path | None]:
+        """The detector and classifier files to run: the manifest's own, or (`int8` False) the float graphs they were
+        quantized from, where the manifest names them."""
+        det = self.detector if int8 or not self.detector_float else self.detector_float
+        cls = self.classifier if int8 or not self.classifier_float else self.classifier_float
+        return self.root / det, (self.root / cls if cls else None)
+
+    @property
+    def quantized(self) -> bool:
+        """The detector or classifier the manifest names is an int8 copy of a float graph it also names."""
+        return bool((self.detector_float and self.detector_float != self.detector)
+                    or (self.classifier_float and self.classifier_float != self.classifier))
 
     @property
     def checkpoint_path(self) -> Path | None:
@@ -114,6 +131,8 @@ class ModelManifest:
                 "classifier_large_threshold": self.large_read.card_threshold} if self.large_read else {}),
             "checkpoint": self.checkpoint, "card_threshold": self.card_threshold,
             **({"camera_card_threshold": self.camera_card_threshold} if self.camera_card_threshold is not None else {}),
+            **({"detector_float": self.detector_float} if self.detector_float else {}),
+            **({"classifier_float": self.classifier_float} if self.classifier_float else {}),
             **self.extra,
         }
 
@@ -145,7 +164,7 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
         data = json.loads(path.read_text())
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
                  "crop_scale", "checkpoint", "card_threshold", "classifier_large_size", "classifier_large_from",
-                 "classifier_large_threshold", "camera_card_threshold"}
+                 "classifier_large_threshold", "camera_card_threshold", "detector_float", "classifier_float"}
         card_threshold = _probability(data, "card_threshold")
         camera = _probability(data, "camera_card_threshold") if "camera_card_threshold" in data else None
         large_size = int(data.get("classifier_large_size", 0))
@@ -161,6 +180,7 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
             classifier=data.get("classifier"), classifier_size=int(data.get("classifier_size", 32)),
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
             large_read=large_read, card_threshold=card_threshold, camera_card_threshold=camera,
+            detector_float=data.get("detector_float"), classifier_float=data.get("classifier_float"),
             extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:

@@ -30,8 +30,16 @@ from dealer_assist.vision.backends.common import (
     to_blob,
     with_shrunk_read,
 )
+from dealer_assist.vision.backends.int8_check import int8_exact
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
+
+
+def graphs_note(manifest: ModelManifest, int8: bool) -> str:
+    """What a backend says of the graphs it runs."""
+    if not manifest.quantized:
+        return "as named in the manifest"
+    return "int8" if int8 else "float (this CPU's int8 arithmetic saturates, or DEALER_ASSIST_INT8=0)"
 
 
 def _session(path: Path, threads: int | None) -> ort.InferenceSession:
@@ -64,16 +72,22 @@ class OnnxDetector:
         self._bar_given = thresholds is not None   # a bar asked for stays, on a table camera's frames too
         self.tile_above = tile_above
         self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
-        self._det = _session(manifest.detector_path, threads)
+        self.int8 = manifest.quantized and int8_exact()
+        det_path, cpath = manifest.graph_paths(self.int8 or not manifest.quantized)
+        self._det = _session(det_path, threads)
         self._det_input = self._det.get_inputs()[0].name
         shape = self._det.get_inputs()[0].shape
         if isinstance(shape[2], int) and isinstance(shape[3], int):
             self.imgsz = (int(shape[2]), int(shape[3]))
         else:
             self.imgsz = manifest.imgsz
-        cpath = manifest.classifier_path
         self._cls = _session(cpath, threads) if cpath is not None else None
         self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
+
+    @property
+    def graphs(self) -> str:
+        """Which graphs run, and why ("int8", or "float" where the int8 copies would saturate on this CPU)."""
+        return graphs_note(self.manifest, self.int8)
 
     def _classify(self, blob: FloatArray) -> FloatArray:
         assert self._cls is not None

@@ -24,7 +24,8 @@ from dealer_assist.vision.backends.common import (
     shrinks_for_card,
     with_shrunk_read,
 )
-from dealer_assist.vision.backends.onnx_backend import _session
+from dealer_assist.vision.backends.int8_check import int8_exact
+from dealer_assist.vision.backends.onnx_backend import _session, graphs_note
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
 
@@ -78,9 +79,15 @@ class UltralyticsDetector:
 
             torch.set_num_threads(threads)
         self.model = _load_yolo(path)
-        cpath = manifest.classifier_path
+        self.int8 = manifest.quantized and int8_exact()    # the classifier runs through ONNX Runtime here too
+        cpath = manifest.graph_paths(self.int8 or not manifest.quantized)[1]
         self._cls = _session(cpath, threads) if cpath is not None else None
         self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
+
+    @property
+    def graphs(self) -> str:
+        """Which classifier graph runs, and why (`onnx_backend.graphs_note`)."""
+        return graphs_note(self.manifest, self.int8)
 
     def _classify(self, blob: FloatArray) -> FloatArray:
         assert self._cls is not None
