@@ -217,7 +217,7 @@ def test_the_shipped_classifier_reads_crops_of_every_size_its_manifest_names(det
     assert manifest.large_read.size in seen and manifest.classifier_size in seen
 
 
-def test_the_int8_classifier_reads_as_its_float_source_where_the_cpu_allows(detector) -> None:  # type: ignore[no-untyped-def]
+def test_the_int8_classifier_reads_as_its_float_source_where_the_cpu_allows(detector, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The app runs an int8 copy of the classifier: on the crops of held-out close views (both crop sides), it must
     give the float graph's probabilities to within a few hundredths and the same reading wherever the float one is
     sure. A copy calibrated on other inputs than crops (noise: 0.98 off) would carry reads across the bar. On a CPU
@@ -227,11 +227,12 @@ def test_the_int8_classifier_reads_as_its_float_source_where_the_cpu_allows(dete
 
     from dealer_assist.synth.dataset import index_crops
     from dealer_assist.vision.backends.common import classifier_blob
-    from dealer_assist.vision.backends.int8_check import int8_saturation
+    from dealer_assist.vision.backends.int8_check import int8_exact
 
+    monkeypatch.delenv("DEALER_ASSIST_INT8", raising=False)
     manifest = detector.manifest
     assert manifest.quantized and manifest.classifier_float and manifest.classifier_float != manifest.classifier
-    exact_cpu = int8_saturation() == 0.0
+    exact_cpu = int8_exact(manifest.int8_weight_max)
     assert detector.int8 == exact_cpu
     session = ort.InferenceSession(str(manifest.root / manifest.classifier_float), providers=["CPUExecutionProvider"])
     quantized = ort.InferenceSession(str(manifest.root / manifest.classifier), providers=["CPUExecutionProvider"])

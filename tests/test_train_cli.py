@@ -331,7 +331,7 @@ def test_the_recipe_ships_int8_copies_calibrated_at_every_crop_side(tmp_path: Pa
     manifest = load_manifest(tmp_path)
     assert manifest.detector == "cards-detector-int8.onnx" and manifest.classifier == "cards-classifier-int8.onnx"
     assert manifest.detector_float == "cards-detector.onnx"
-    assert manifest.classifier_float == "cards-classifier.onnx"
+    assert manifest.classifier_float == "cards-classifier.onnx" and manifest.int8_weight_max == 64
     assert (tmp_path / "cards-classifier-int8.onnx").read_bytes() == b"int8 classifier"
     assert sides == [[32], [32, 48]]  # table views at the small side, close views at both
     assert any("classifier: int8 copy calibrated" in line for line in logs)

@@ -1,8 +1,11 @@
 """Int8 models for the CPU: static quantization of the exported ONNX detector and classifier with ONNX Runtime's
 tools.
 
-On this CPU class (AVX-512 VNNI) the int8 graphs run about twice as fast as the float ones; their held-out
-figures are measured on the int8 files themselves, since those are what the app runs. Calibration data come
+On a CPU with AVX-512 VNNI the int8 graphs run about twice as fast as the float ones; their held-out
+figures are measured on the int8 files themselves, since those are what the app runs. Weights are quantized with
+reduce_range (7 bits, +-64: `INT8_WEIGHT_MAX`): a CPU with AVX2 alone sums pairs of uint8 x int8 products in 16 bits,
+which +-127 weights overflow (`vision.backends.int8_check`); with +-64 it sums them exactly, and runs the int8 graphs
+too. Calibration data come
 from training-design scenes only. The detect head's box decoding stays in float: its coordinates span the
 whole input and would lose pixels in 8 bits.
 """
@@ -16,11 +19,14 @@ from typing import Any
 
 import numpy as np
 import onnx
+from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.backends.common import FloatArray, Image, classifier_blob, letterbox, to_blob
+
+INT8_WEIGHT_MAX = 64   # reduce_range: the largest weight magnitude of the int8 graphs (cards.json int8_weight_max)
 
 
 class _Blobs(CalibrationDataReader):  # type: ignore[misc]
@@ -52,7 +58,8 @@ def _quantize(src: Path, dst: Path, blobs: Iterable[FloatArray],
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
         quantize_static(str(pre), str(dst), _Blobs(model.graph.input[0].name, blobs), quant_format=QuantFormat.QDQ,
-                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        per_channel=True, reduce_range=True, activation_type=QuantType.QUInt8,
+                        weight_type=QuantType.QInt8,
                         nodes_to_exclude=keep_float(model))
     if not dst.is_file():
         raise DealerAssistError(f"quantization wrote no model at {dst}")
@@ -108,3 +115,46 @@ def calibration_frames(n: int, seed0: int) -> list[Image]:
     from dealer_assist.synth.scene import render_scene
 
     return [render_scene(seed0 + i, "train").image for i in range(n)]
+
+
+PROBE_WEIGHTS = (127, 64)   # the int8 weight ranges the probe tries: ONNX Runtime's full range, and reduce_range's
+PROBE_CHANNELS, PROBE_KERNELS = 64, 16
+
+
+def int8_probe_model() -> onnx.ModelProto:
+    """The graph `vision.backends.int8_check` runs to ask whether this CPU sums int8 products exactly (shipped as
+    `int8_probe.onnx` beside it: the app does not depend on `onnx`). Input: (1, 64, 4, 4) ones, quantized to 255.
+    Output `y`: a 1x1 convolution of it through QDQ (ONNX Runtime fuses it into an int8 convolution), `PROBE_KERNELS`
+    kernels of weights +-127, then as many of +-64; a CPU summing pairs of products in 16 bits saturates on the first
+    (255 x 127 x 2 > 32767), not on the second. Output `y_ref`: the same convolution in float, exact."""
+    signs = np.random.default_rng(0).choice(np.array([-1, 1], dtype=np.int8),
+                                            size=(PROBE_KERNELS * len(PROBE_WEIGHTS), PROBE_CHANNELS, 1, 1))
+    top = np.repeat(np.array(PROBE_WEIGHTS, dtype=np.int16), PROBE_KERNELS)
+    weights = (signs * top[:, None, None, None]).astype(np.int8)
+    kernels = len(weights)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_scale", "x_zero"], ["x_q"]),
+        helper.make_node("DequantizeLinear", ["x_q", "x_scale", "x_zero"], ["x_dq"]),
+        helper.make_node("DequantizeLinear", ["w_q", "w_scale", "w_zero"], ["w_dq"], axis=0),
+        helper.make_node("Conv", ["x_dq", "w_dq"], ["y_f"]),
+        helper.make_node("QuantizeLinear", ["y_f", "y_scale", "y_zero"], ["y_q"]),
+        helper.make_node("DequantizeLinear", ["y_q", "y_scale", "y_zero"], ["y"]),
+        helper.make_node("Conv", ["x", "w_ref"], ["y_ref"]),
+    ]
+    inits = [
+        numpy_helper.from_array(np.array(1 / 255, np.float32), "x_scale"),
+        numpy_helper.from_array(np.array(0, np.uint8), "x_zero"),
+        numpy_helper.from_array(weights, "w_q"),
+        numpy_helper.from_array((1 / top).astype(np.float32), "w_scale"),
+        numpy_helper.from_array(np.zeros(kernels, np.int8), "w_zero"),
+        numpy_helper.from_array(np.array(0.5, np.float32), "y_scale"),
+        numpy_helper.from_array(np.array(128, np.uint8), "y_zero"),
+        numpy_helper.from_array(signs.astype(np.float32), "w_ref"),
+    ]
+    graph = helper.make_graph(
+        nodes, "int8_probe", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, PROBE_CHANNELS, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("y_ref", TensorProto.FLOAT, None)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="dealer_assist")
+    model.ir_version = 8
+    return model

@@ -788,7 +788,7 @@ def quantize_classifier_run(cfg: TrainConfig, cls_onnx: Path, log: Log) -> Path:
     log(f"classifier: int8 copy calibrated on {sum(len(b) for b in blobs)} crops of {tables} + {closes} "
         "training-design scenes")
     out = quantize_classifier(cls_onnx, cfg.out / "cards-classifier-int8.onnx", blobs)
-    finalize_onnx(out, {"dealer_assist.output": CLASSIFIER_OUTPUT, "dealer_assist.quantized": "int8 QDQ, from "
+    finalize_onnx(out, {"dealer_assist.output": CLASSIFIER_OUTPUT, "dealer_assist.quantized": "int8 QDQ (reduce_range), from "
                         + cls_onnx.name})
     return out
 
@@ -824,13 +824,13 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
     finalize_onnx(det_onnx, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES)})
     det_run = det_onnx
     if cfg.quantize:
-        from dealer_assist.synth.quantize import calibration_frames, quantize_detector
+        from dealer_assist.synth.quantize import INT8_WEIGHT_MAX, calibration_frames, quantize_detector
 
         log(f"detector: int8 copy calibrated on {cfg.calibration_frames} training-design frames")
         det_run = quantize_detector(det_onnx, cfg.out / "cards-detector-int8.onnx",
                                     calibration_frames(cfg.calibration_frames, VAL_SEED0), imgsz)
         finalize_onnx(det_run, {"dealer_assist.classes": ",".join(ds.DETECTOR_CLASSES),
-                                "dealer_assist.quantized": "int8 QDQ, from " + det_onnx.name})
+                                "dealer_assist.quantized": "int8 QDQ (reduce_range), from " + det_onnx.name})
     if reuse_cls:
         log(f"classifier: reusing {cls_onnx}")
         cls_fig: dict[str, float] = {}
@@ -851,6 +851,7 @@ def run(cfg: TrainConfig, log: Log = print) -> dict[str, Any]:
         # the detector's index boxes are grown corners: crop around the corner it stands for
         "crop_scale": round(cfg.crop_scale / ds.INDEX_GROW, 6), "index_grow": ds.INDEX_GROW,
         "checkpoint": ckpt_out.name, "card_threshold": cfg.card_threshold,
+        **({"int8_weight_max": INT8_WEIGHT_MAX} if cfg.quantize else {}),
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()
                    if k not in ("out", "runs", "data")},
         "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -95,6 +95,9 @@ class ModelManifest:
     # `classifier_float`): what the ONNX backend runs on a CPU whose int8 arithmetic saturates (`int8_check`).
     detector_float: str | None = None
     classifier_float: str | None = None
+    # The largest int8 weight the quantized graphs hold (cards.json `int8_weight_max`; 127 where absent): 64 for
+    # graphs quantized with reduce_range, which a CPU without VNNI also sums exactly (`int8_check`).
+    int8_weight_max: int = 127
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -133,6 +136,7 @@ class ModelManifest:
             **({"camera_card_threshold": self.camera_card_threshold} if self.camera_card_threshold is not None else {}),
             **({"detector_float": self.detector_float} if self.detector_float else {}),
             **({"classifier_float": self.classifier_float} if self.classifier_float else {}),
+            **({"int8_weight_max": self.int8_weight_max} if self.quantized else {}),
             **self.extra,
         }
 
@@ -164,7 +168,8 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
         data = json.loads(path.read_text())
         known = {"detector", "detector_classes", "imgsz", "work_scale", "classifier", "classifier_size",
                  "crop_scale", "checkpoint", "card_threshold", "classifier_large_size", "classifier_large_from",
-                 "classifier_large_threshold", "camera_card_threshold", "detector_float", "classifier_float"}
+                 "classifier_large_threshold", "camera_card_threshold", "detector_float", "classifier_float",
+                 "int8_weight_max"}
         card_threshold = _probability(data, "card_threshold")
         camera = _probability(data, "camera_card_threshold") if "camera_card_threshold" in data else None
         large_size = int(data.get("classifier_large_size", 0))
@@ -181,6 +186,7 @@ def load_manifest(model_path: str | Path | None = None) -> ModelManifest:
             crop_scale=float(data.get("crop_scale", 1.5)), checkpoint=data.get("checkpoint"),
             large_read=large_read, card_threshold=card_threshold, camera_card_threshold=camera,
             detector_float=data.get("detector_float"), classifier_float=data.get("classifier_float"),
+            int8_weight_max=int(data.get("int8_weight_max", 127)),
             extra={k: v for k, v in data.items() if k not in known},
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:

@@ -72,7 +72,7 @@ class OnnxDetector:
         self._bar_given = thresholds is not None   # a bar asked for stays, on a table camera's frames too
         self.tile_above = tile_above
         self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
-        self.int8 = manifest.quantized and int8_exact()
+        self.int8 = manifest.quantized and int8_exact(manifest.int8_weight_max)
         det_path, cpath = manifest.graph_paths(self.int8 or not manifest.quantized)
         self._det = _session(det_path, threads)
         self._det_input = self._det.get_inputs()[0].name

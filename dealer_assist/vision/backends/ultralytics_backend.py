@@ -79,7 +79,8 @@ class UltralyticsDetector:
 
             torch.set_num_threads(threads)
         self.model = _load_yolo(path)
-        self.int8 = manifest.quantized and int8_exact()    # the classifier runs through ONNX Runtime here too
+        # the classifier runs through ONNX Runtime here too
+        self.int8 = manifest.quantized and int8_exact(manifest.int8_weight_max)
         cpath = manifest.graph_paths(self.int8 or not manifest.quantized)[1]
         self._cls = _session(cpath, threads) if cpath is not None else None
         self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
