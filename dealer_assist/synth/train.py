@@ -788,8 +788,8 @@ def quantize_classifier_run(cfg: TrainConfig, cls_onnx: Path, log: Log) -> Path:
     log(f"classifier: int8 copy calibrated on {sum(len(b) for b in blobs)} crops of {tables} + {closes} "
         "training-design scenes")
     out = quantize_classifier(cls_onnx, cfg.out / "cards-classifier-int8.onnx", blobs)
-    finalize_onnx(out, {"dealer_assist.output": CLASSIFIER_OUTPUT, "dealer_assist.quantized": "int8 QDQ (reduce_range), from "
-                        + cls_onnx.name})
+    finalize_onnx(out, {"dealer_assist.output": CLASSIFIER_OUTPUT,
+                        "dealer_assist.quantized": "int8 QDQ (reduce_range), from " + cls_onnx.name})
     return out
 
 
