@@ -214,6 +214,16 @@ class ZoneSmoother:
     def _side(self, view: ZoneView) -> int:
         return (view.count > self.stable.count) - (view.count < self.stable.count)
 
+    def _turning(self, view: ZoneView) -> bool:
+        """Whether `view` is the stable pile being turned face up: backs gone, no more cards than it held, some read."""
+        return bool(view.face_up) and view.backs < self.stable.backs and view.count <= self.stable.count
+
+    def _same_change(self, view: ZoneView, last: ZoneView) -> bool:
+        """Whether `view` goes on the change `last` belongs to: on the same side of the stable count, or both the pile
+        turned face up (the classifier reads all of a spread's corners in one frame and one fewer in the next, so the
+        count flickers between the pile's and one less; that is one change, not one turning around every frame)."""
+        return self._side(view) == self._side(last) or (self._turning(view) and self._turning(last))
+
     @property
     def leaving_since(self) -> float | None:
         """When the change under way began, if it is cards leaving (fewer than the stable state); else None."""
@@ -240,7 +250,7 @@ class ZoneSmoother:
                 if self._gap > self.config.max_gap:
                     return self._back_to_stable(Entry(t, frame, view))
             return []
-        if self._run and self._side(view) != self._side(self._run[-1].view):
+        if self._run and not self._same_change(view, self._run[-1].view):
             self._gap += 1
             if self._gap <= self.config.max_gap:
                 return self._try_commit(t)          # one odd frame inside a change: ignored
