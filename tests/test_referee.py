@@ -872,6 +872,21 @@ def test_a_hand_shown_unread_wins_when_the_others_mucked() -> None:
     assert referee.hands[0].awards == [] and [f.kind.value for f in referee.flags] == ["unexpected_event"]
 
 
+def test_a_hand_kept_unseen_to_the_gather_at_a_camera_table_leaves_the_pot_to_the_floor() -> None:
+    """Seat 2, due to show first, is neither seen face up nor seen going to the muck; seat 3 shows, and the cards are
+    gathered. From an entered stream seat 2 kept its cards and is taken to muck: the pot is seat 3's. At a camera's
+    table the camera may have missed seat 2's show (the tracker once left a hand it read for 4 s face down to the
+    gather, and the pot went whole to the other seat, final): no award, the floor decides, told which hand."""
+    entered = run(_bet_and_called_after_the_last_draw().show(3, "Kc Qd 9h 8s").gather())
+    assert entered.flags == [] and entered.hands[0].awards[-1].award.totals == {1: 0, 2: 0, 3: 13}
+    seen = run(_bet_and_called_after_the_last_draw().show(3, "Kc Qd 9h 8s").gather(), camera_table())
+    assert seen.hands[0].awards == [] and kinds(seen) == [("unexpected_event", 2)]
+    assert "seat 2's hand was gathered without being seen face up or going to the muck" in seen.flags[0].message
+    # seen going to the muck, it is a muck at the camera's table too
+    mucked = run(_bet_and_called_after_the_last_draw().fold(2).show(3, "Kc Qd 9h 8s").gather(), camera_table())
+    assert mucked.flags == [] and mucked.hands[0].awards[-1].award.totals == {1: 0, 2: 0, 3: 13}
+
+
 def test_a_muck_before_the_first_shower_mucks_is_dead_first() -> None:
     """Seat 2 bet last, so it shows first; seat 3's cards go to the muck, then seat 2's (tossed after seat 3 gave up,
     or taken in by the dealer with the pot pushed). Seat 3's hand was dead first: seat 2 was then the last hand in and

@@ -169,7 +169,9 @@ class HandRun(ShowdownChecks):
                 continue
             if shown and self._show_read_in_part(shown[-1]):
                 continue
-            if shown or not hand.can_muck(seat):
+            # At a camera's table a hand kept to the gather, neither seen face up nor seen going to the muck, may be a
+            # show the camera missed: taking it for a muck hands the pot to the others, final. The floor decides.
+            if shown or not hand.can_muck(seat) or self.camera:
                 if not any(f.severity is Severity.MISDEAL for f in self.flags):   # a misdeal explains it
                     what = self._not_shown(seat, shown[-1] if shown else None)
                     self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"seat {seat}'s hand was {what}; {UNREAD_SHOW}", t,
@@ -236,7 +238,7 @@ class HandRun(ShowdownChecks):
     def _not_shown(self, seat: int, shown: CardsShown | None) -> str:
         """What kept a seat's hand from being shown, as the camera saw it (the end of "seat N's hand was ...")."""
         if shown is None:
-            return "gathered without being seen face up"
+            return "gathered without being seen face up or going to the muck"
         held = self.physical.get(seat, self.rules.hand_size)
         if len(shown.cards) < held:
             return f"shown, but the camera read only {len(shown.cards)} of its {held} cards"
