@@ -91,6 +91,7 @@ class DealChecker:
     early: dict[int, int] = field(init=False)      # seat -> cards it got at once with another, not yet in a turn
     extra: dict[int, list[DealNote]] = field(init=False)   # seat -> its early cards that came out of turn, unflagged
     order_notes: list[DealNote] = field(init=False)   # camera: wrong-seat and skip findings, until the deal ends
+    landings: list[tuple[int, Card | None, float, int | None]] = field(init=False)   # every card, as fed
     seen: list[_Landing] = field(init=False)       # the deal's cards in the order they landed, but for the camera's
     timing_allowed: bool = False                   # a card taken as seen late or counted early (then not in `seen`)
 
@@ -106,6 +107,7 @@ class DealChecker:
         self.extra = {}
         self.order_notes = []
         self.seen = []
+        self.landings = []
 
     @property
     def complete(self) -> bool:
@@ -121,6 +123,8 @@ class DealChecker:
 
     def card(self, seat: int, card: Card | None, t: float, frame: int | None) -> tuple[list[Slot], list[DealNote]]:
         """A card landed at `seat`."""
+        if not self.finished:
+            self.landings.append((seat, card, t, frame))
         slots, notes = self._card(seat, card, t, frame)
         return slots, notes if self.finished else self._hold_order(notes)
 
@@ -193,6 +197,15 @@ class DealChecker:
             order = self._aligned_notes()
             rest = [n for n in rest if n.kind is not FlagKind.WRONG_CARD_COUNT]
         return slots, [*order, *rest]
+
+    def with_late_card(self, seat: int, card: Card | None, t: float,
+                       frame: int | None) -> tuple[DealChecker, list[DealNote]]:
+        """The deal again with one more card, seen after it ended (a camera confirms the last pitch late): a fresh
+        checker fed every card and this one, finished, and its findings (the slots were handed out already)."""
+        again = DealChecker(self.order, self.hand_size, self.camera)
+        for landing in [*self.landings, (seat, card, t, frame)]:
+            again.card(*landing)
+        return again, again.finish()[1]
 
     # -- internals ---------------------------------------------------------------------------------
 

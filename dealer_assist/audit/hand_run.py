@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dealer_assist.audit.action_check import apply_action
 from dealer_assist.audit.deal import DealNote, Slot
+from dealer_assist.audit.draw_check import SHORT_GRACE_S
 from dealer_assist.audit.missed_turn import entry_is_legal, fits_after_missing
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
@@ -111,6 +112,7 @@ class HandRun(ShowdownChecks):
         t, frame = item.t, getattr(item, "frame", None)
         if self._short:
             self._release_short(t)
+        self._release_deal(t)
         if isinstance(item, CardDealt | CardReplaced) and self._draw_card_in_betting(item.seat):
             self._close_betting(f"seat {item.seat} discarded and was dealt a draw card", t, frame)
         if isinstance(item, DealerAction):
@@ -122,20 +124,20 @@ class HandRun(ShowdownChecks):
         elif isinstance(item, CardExposed):
             self._exposed(item)
         elif isinstance(item, CardBurned):
-            self._finish_deal()
+            self._finish_deal(t)
             if self.hand.can_burn():
                 self.hand.burn(None)
         elif isinstance(item, CardsDiscarded):
-            self._finish_deal()
+            self._finish_deal(t)
             self._discarded(item)
         elif isinstance(item, CardReplaced):
-            self._finish_deal()
+            self._finish_deal(t)
             self._replaced(item)
         elif isinstance(item, SeatFolded):
-            self._finish_deal()
+            self._finish_deal(t)
             self._folded(item)
         elif isinstance(item, CardsShown):
-            self._finish_deal()
+            self._finish_deal(t)
             self._shown(item)
         self._drain()
         self._after(t, frame)
@@ -145,6 +147,14 @@ class HandRun(ShowdownChecks):
         camera are raised now."""
         if self._short:
             self._release_short(float("inf"))
+        self._release_deal(float("inf"))
+
+    def _release_deal(self, now: float) -> None:
+        """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
+        if self._deal_held is not None and now > self._deal_held[1] + SHORT_GRACE_S:
+            notes, self._deal_held = self._deal_held[0], None
+            for note in notes:
+                self._flag(note.kind, note.seat, note.message, note.t, note.frame)
 
     def settle(self, t: float, frame: int | None) -> None:
         """The cards are being gathered: finish what the table finished (mucks at showdown) and award."""
@@ -315,9 +325,28 @@ class HandRun(ShowdownChecks):
         for note in notes:
             self._flag(note.kind, note.seat, note.message, note.t, note.frame)
 
-    def _finish_deal(self) -> None:
-        if not self.deal.finished:
-            self._apply_deal(*self.deal.finish())
+    def _finish_deal(self, t: float = float("-inf")) -> None:
+        """The table moved on from the deal (at `t`). At a camera's table the deal's findings wait `SHORT_GRACE_S`: a
+        camera confirms the last pitched card up to a second late, after the first entry (a seat's last card seen
+        0.5 s after the deal ended was a skip flagged on a clean hand)."""
+        if self.deal.finished:
+            return
+        slots, notes = self.deal.finish()
+        if self.camera and notes and t > float("-inf"):
+            self._apply_deal(slots, [])
+            self._deal_held = (notes, t)
+        else:
+            self._apply_deal(slots, notes)
+
+    def _late_deal_card(self, ev: CardDealt) -> bool:
+        """A card seen within `SHORT_GRACE_S` after the deal ended, while its findings wait: the deal's last card
+        confirmed late. The deal is checked again with it."""
+        held = self._deal_held
+        if held is None or ev.t > held[1] + SHORT_GRACE_S or self.hand.phase is Phase.DRAWING:
+            return False
+        self.deal, notes = self.deal.with_late_card(ev.seat, ev.card, ev.t, ev.frame)
+        self._deal_held = (notes, held[1]) if notes else None
+        return True
 
     def _dealt(self, ev: CardDealt) -> None:
         self.cards_seen = True
@@ -325,6 +354,8 @@ class HandRun(ShowdownChecks):
             self._replaced(CardReplaced(ev.t, ev.frame, ev.seat, ev.card))
             return
         self.physical[ev.seat] = self.physical.get(ev.seat, 0) + 1
+        if self._late_deal_card(ev):
+            return
         self._apply_deal(*self.deal.card(ev.seat, ev.card, ev.t, ev.frame))
 
     def _exposed(self, ev: CardExposed) -> None:
@@ -410,7 +441,7 @@ class HandRun(ShowdownChecks):
         return True
 
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
-        self._finish_deal()
+        self._finish_deal(action.t)
         hand = self.hand
         if hand.phase is Phase.DRAWING:
             self._close_draw(action.t, frame)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.audit.deal import DealChecker
+from dealer_assist.audit.deal import DealChecker, DealNote
 from dealer_assist.audit.flags import make_flag
 from dealer_assist.audit.outputs import HandStart, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
@@ -43,6 +43,8 @@ class RunState:
         self.hand.post_all()
         self.camera = camera
         self.deal = DealChecker(self.hand.seats, start.rules.hand_size, camera=camera)
+        self._deal_held: tuple[list[DealNote], float] | None = None
+        """At a camera's table, the deal's findings and when the table moved on, until `SHORT_GRACE_S` passed."""
         self._short: dict[int, ShortDraw] = {}
         """At a camera's table, seats a draw left short when the table moved on, until their replacements land within
         `SHORT_GRACE_S` (the camera confirmed them late) or that time passes."""
