@@ -504,6 +504,35 @@ def test_a_hand_turned_up_read_whole_in_some_frames_and_short_of_a_card_in_other
     assert not any(e[:2] in (("folded", 1), ("discarded", 1)) for e in events)
 
 
+def test_a_hand_turned_up_with_a_face_read_then_swept_in_by_the_gather_is_a_show_not_a_muck() -> None:
+    """At showdown seat 1's backs are gone for 2.4 s while its Qh is read in most frames (7d in some, a stray 9s
+    once), then the gather sweeps it in, its cards seen going within `vanish_s` of the turn: the change commits as
+    cards that went (Badugi seed 22 of the hand videos, where the smoother's wait outlasted the showdown). It read as
+    a muck, a fold, and the pot went to the other seat. The faces read where the backs lay say the hand was turned
+    up: a show of the cards read in `show_votes` frames and a fifth of the change, not of the stray."""
+    from dealer_assist.cards import parse_card
+    from dealer_assist.vision.events import SeatFolded
+    from dealer_assist.vision.tracker import Commit, Entry
+
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    tracker = Tracker(6)
+    run(t, tracker, flush=False)
+    tracker.set_hint(PhaseHint("showdown"))
+    q, d, s = parse_card("Qh"), parse_card("7d"), parse_card("9s")
+    views = [ZoneView(0, frozenset({q})), ZoneView(0, frozenset({q, d})), ZoneView(0, frozenset({q, s}))]
+    start = t.t + 0.5
+    def view(k: int) -> ZoneView:        # Qh every frame, 7d in every third, a stray 9s once
+        return views[0] if k % 3 else views[2] if k == 3 else views[1]
+
+    entries = [Entry(start + k / FPS, t.frame + k, view(k)) for k in range(36)]
+    entries += [Entry(start + (36 + k) / FPS, t.frame + 36 + k, ZoneView()) for k in range(4)]
+    events = tracker._seat_events(1, Commit(ZoneView(4), ZoneView(), tuple(entries), seen_going=True))
+    shows = [e for e in events if isinstance(e, CardsShown)]
+    assert [sorted(str(c) for c in e.cards) for e in shows] == [["7d", "Qh"]], events
+    assert not any(isinstance(e, SeatFolded) for e in events)
+
+
 def test_a_show_is_stamped_when_the_hand_is_turned_up_not_when_a_hand_covered_it() -> None:
     """Seat 3's cards are covered (an arm reaching over for seat 2's show), then seat 3 turns its hand up and 2 of
     its corners are read. The show is stamped at the turn, after seat 2's, not when the cover began: that stamp put seat

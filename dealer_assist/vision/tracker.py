@@ -815,6 +815,13 @@ class Tracker:
         first = hand.shown_at[seat]
         return [CardsShown(first.t, first.frame, seat, _sorted(hand.shown[seat]))]
 
+    def _read_turned(self, commit: Commit) -> list[Card]:
+        """The cards read face up, with no back beside them, in `show_votes` frames or more of a change and in a fifth
+        of its frames without backs (a stray misread now and then, over seconds, gathers votes too: no show of it)."""
+        bare = [e for e in commit.entries if not e.view.backs]
+        votes = Counter(c for e in bare for c in e.view.face_up)
+        return [c for c, n in votes.items() if n >= self.config.show_votes and 5 * n >= len(bare)]
+
     def _read_shown(self, obs: TableObservation) -> list[TableEvent]:
         """Each frame, the face-up cards read at seats already showing: a card read in `show_votes` frames joins the
         show (the classifier reads a different few of a spread's small corners in each frame)."""
@@ -898,6 +905,11 @@ class Tracker:
                               for i, s in enumerate(self._seats, 1) if i != seat)
             if seat in hand.shown or showing or (new.count == 0 and not others_hold):
                 pass                                # a shown hand (some cards unread) or the last hand pushed away
+            elif new.count == 0 and self._at_showdown() and (read := self._read_turned(commit)):
+                # At showdown a pile whose backs were gone while faces were read where it lay, in `show_votes` frames
+                # or more, was turned up, whatever took it after (the gather sweeping it in reads as cards going): a
+                # show of those cards, never a muck that hands the pot to the other seat.
+                events += self._show_more(seat, read, _turned_at(commit, start))
             elif not commit.seen_going and self._at_showdown():
                 # At showdown cards that vanish in place were turned up and not read (a muck is seen going): a show
                 # of what was read (one corner of four, or none), so the referee waits for the rest instead of
