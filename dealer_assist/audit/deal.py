@@ -345,9 +345,10 @@ class DealChecker:
         notes: list[DealNote] = []
         trailing_skips = [a for a in steps[last_landing + 1:] if a.step is Step.SKIP]
         for k, a in enumerate(steps):
-            after = next((b for b in steps[k + 1:] if b.landing is not None), None)
-            if a.step is Step.SKIP and k < last_landing and after is not None and after.landing is not None:
-                skipped, to = self.expected[a.slot or 0], self.seen[after.landing]
+            if a.step is Step.SKIP and k < last_landing:
+                # the card that landed next, where the dealer carried on from
+                to = self.seen[next(b.landing for b in steps[k + 1:] if b.landing is not None)]
+                skipped = self.expected[a.slot or 0]
                 notes.append(DealNote(FlagKind.SEAT_SKIPPED, skipped, f"seat {skipped} was skipped: the card due to "
                                       f"it went to seat {to.seat}, and the deal carried on from seat {to.seat}",
                                       to.t, to.frame))

@@ -325,14 +325,15 @@ class HandRun(ShowdownChecks):
         for note in notes:
             self._flag(note.kind, note.seat, note.message, note.t, note.frame)
 
-    def _finish_deal(self, t: float = float("-inf")) -> None:
-        """The table moved on from the deal (at `t`). At a camera's table the deal's findings wait `SHORT_GRACE_S`: a
-        camera confirms the last pitched card up to a second late, after the first entry (a seat's last card seen
-        0.5 s after the deal ended was a skip flagged on a clean hand)."""
+    def _finish_deal(self, t: float | None = None) -> None:
+        """The table moved on from the deal (at `t`; None: the cards are gathered, nothing comes late). At a camera's
+        table the deal's findings wait `SHORT_GRACE_S`: a camera confirms the last pitched card up to a second late,
+        after the first entry (a seat's last card seen 0.5 s after the deal ended was a skip flagged on a clean
+        hand)."""
         if self.deal.finished:
             return
         slots, notes = self.deal.finish()
-        if self.camera and notes and t > float("-inf"):
+        if self.camera and notes and t is not None:
             self._apply_deal(slots, [])
             self._deal_held = (notes, t)
         else:

@@ -59,7 +59,7 @@ Timing assumption: replacements land at least `leave_s` after the discards leave
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from dealer_assist.cards import Card
@@ -372,8 +372,7 @@ class ZoneSmoother:
             frames.append(e)
         if not frames or now - frames[-1].t + _EPS < self.config.settle_s:
             return None
-        tally = Counter(c for e in frames for c in e.view.face_up)
-        faces = frozenset(c for c, n in tally.items() if 2 * n >= len(frames))
+        faces = frozenset(_read_in(frames, share=2))
         return ZoneView(0, faces) if faces and len(faces) < self.stable.count else None
 
 
@@ -433,6 +432,13 @@ class _Hand:
     pending: dict[int, _Pending] = field(default_factory=dict)
     owed: dict[int, int] = field(default_factory=dict)   # the seat that discarded last: replacements not yet seen
     owed_t: float = float("-inf")                          # ... when it discarded
+
+
+def _read_in(frames: Sequence[Entry], share: int, least: int = 1) -> list[Card]:
+    """The face-up cards read in at least 1/`share` of `frames` and in `least` of them (a spread's corners are read
+    a different few at a time; a stray misread now and then is not among them)."""
+    votes = Counter(c for e in frames for c in e.view.face_up)
+    return [c for c, n in votes.items() if n >= least and share * n >= len(frames)]
 
 
 def _turned_at(commit: Commit, start: Entry) -> Entry:
@@ -818,9 +824,7 @@ class Tracker:
     def _read_turned(self, commit: Commit) -> list[Card]:
         """The cards read face up, with no back beside them, in `show_votes` frames or more of a change and in a fifth
         of its frames without backs (a stray misread now and then, over seconds, gathers votes too: no show of it)."""
-        bare = [e for e in commit.entries if not e.view.backs]
-        votes = Counter(c for e in bare for c in e.view.face_up)
-        return [c for c, n in votes.items() if n >= self.config.show_votes and 5 * n >= len(bare)]
+        return _read_in([e for e in commit.entries if not e.view.backs], share=5, least=self.config.show_votes)
 
     def _read_shown(self, obs: TableObservation) -> list[TableEvent]:
         """Each frame, the face-up cards read at seats already showing: a card read in `show_votes` frames joins the

@@ -35,6 +35,12 @@ from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
 
 
+def choose_graphs(manifest: ModelManifest) -> tuple[bool, Path, Path | None]:
+    """Whether the int8 copies run on this CPU (`int8_check`), and the detector and classifier files to load."""
+    int8 = manifest.quantized and int8_exact(manifest.int8_weight_max)
+    return (int8, *manifest.graph_paths(int8))
+
+
 def graphs_note(manifest: ModelManifest, int8: bool) -> str:
     """What a backend says of the graphs it runs."""
     if not manifest.quantized:
@@ -72,8 +78,7 @@ class OnnxDetector:
         self._bar_given = thresholds is not None   # a bar asked for stays, on a table camera's frames too
         self.tile_above = tile_above
         self.shrinks = shrinks  # () = one full-scale read (a calibrated camera whose cards are in range)
-        self.int8 = manifest.quantized and int8_exact(manifest.int8_weight_max)
-        det_path, cpath = manifest.graph_paths(self.int8 or not manifest.quantized)
+        self.int8, det_path, cpath = choose_graphs(manifest)
         self._det = _session(det_path, threads)
         self._det_input = self._det.get_inputs()[0].name
         shape = self._det.get_inputs()[0].shape

@@ -24,8 +24,7 @@ from dealer_assist.vision.backends.common import (
     shrinks_for_card,
     with_shrunk_read,
 )
-from dealer_assist.vision.backends.int8_check import int8_exact
-from dealer_assist.vision.backends.onnx_backend import _session, graphs_note
+from dealer_assist.vision.backends.onnx_backend import _session, choose_graphs, graphs_note
 from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.detector import DetectorError, ModelManifest
 
@@ -79,9 +78,7 @@ class UltralyticsDetector:
 
             torch.set_num_threads(threads)
         self.model = _load_yolo(path)
-        # the classifier runs through ONNX Runtime here too
-        self.int8 = manifest.quantized and int8_exact(manifest.int8_weight_max)
-        cpath = manifest.graph_paths(self.int8 or not manifest.quantized)[1]
+        self.int8, _detector, cpath = choose_graphs(manifest)   # its classifier runs through ONNX Runtime too
         self._cls = _session(cpath, threads) if cpath is not None else None
         self._cls_input = self._cls.get_inputs()[0].name if self._cls is not None else ""
 
