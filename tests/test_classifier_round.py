@@ -115,3 +115,21 @@ def test_crops_past_one_mosaic_come_back_in_order(monkeypatch: pytest.MonkeyPatc
     assert back.shape == x.shape
     assert np.abs(back.astype(int) - x).mean() < 6
     assert np.abs(back.astype(int) - x[::-1]).mean() > 20  # not merely alike: each in its place
+
+
+def test_the_commands_render_the_crops_and_pack_them_with_the_art(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    views = tmp_path / "views.npz"
+    cr.main(["crops", str(views), "--images", "2", "--close-ups", "0", "--large-scenes", "2", "--workers", "1",
+             "--data", str(tmp_path / "data")])
+    scene_crops = next((tmp_path / "data").glob("*/crops.npz"))
+    with np.load(views) as v:
+        assert v["x_train_large"].shape[1:] == (48, 48, 3) and len(v["y_train_large"]) == len(v["x_train_large"])
+    cr.main(["pack", str(tmp_path / "pack.npz"), str(scene_crops), str(views), "--keep-views", "0.5",
+             "--faces", ",".join(FACES)])
+    assert "packed" in capsys.readouterr().out
+    got = cr.load(tmp_path / "pack.npz")
+    with np.load(scene_crops) as sc, np.load(views) as v:
+        assert len(got.crops["y_train"]) == len(sc["y_train"]) + round(len(v["y_train"]) * 0.5)
+        assert len(got.crops["y_val"]) == len(sc["y_val"]) and len(got.crops["y_val_large"]) == len(v["y_val_large"])
+    assert [d.name for d in got.faces] == list(FACES)

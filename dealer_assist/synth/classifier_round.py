@@ -412,12 +412,20 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m dealer_assist.synth.classifier_round", description=__doc__)
     sub = parser.add_subparsers(dest="verb", required=True)
+    c = sub.add_parser("crops", help="here: render the scene and close-view crops the pack carries")
+    c.add_argument("views_out", type=Path, help="where the close views' crops go (.npz)")
+    c.add_argument("--images", type=int, default=1600)
+    c.add_argument("--close-ups", type=int, default=180)
+    c.add_argument("--large-scenes", type=int, default=1500)
+    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--data", type=Path, default=None, help="rendered sets' folder (default: the recipe's)")
     p = sub.add_parser("pack", help="here: art, backs and rendered crops into one file")
     p.add_argument("out", type=Path)
     p.add_argument("scene_crops", type=Path, help="crops.npz of a rendered set (`train --stop-after data`)")
     p.add_argument("large_views", type=Path, help="train.large_scene_crops' arrays, saved with numpy.savez")
     p.add_argument("--keep-views", type=float, default=1.0,
                    help="share of the close views' training crops kept (seeded): the device takes 64 MiB")
+    p.add_argument("--faces", default="", help="comma list of face designs (default: the classifier's, all)")
     t = sub.add_parser("train", help="there: draw and train")
     t.add_argument("pack", type=Path)
     t.add_argument("out", type=Path)
@@ -433,7 +441,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     e.add_argument("arch")
     e.add_argument("out", type=Path)
     args = parser.parse_args(argv)
-    if args.verb == "pack":
+    if args.verb == "crops":
+        from dealer_assist.synth.train import TrainConfig, build_data, large_scene_crops
+
+        # the options of the shipped detector's and classifier's data (models/README.md, Reproduce, step 10)
+        data = TrainConfig(images=args.images, close_ups=args.close_ups, face_down_layouts=(0.2, 0.2, 0.6),
+                           random_backs=16, felt_print=12, classifier_large_size=48, large_scenes=args.large_scenes,
+                           workers=args.workers, **({"data": args.data} if args.data else {}))
+        _, scene_crops = build_data(data, print)
+        args.views_out.parent.mkdir(parents=True, exist_ok=True)
+        views: dict[str, Any] = large_scene_crops(data, print)
+        np.savez(args.views_out, **views)
+        print(f"scene crops: {scene_crops}; close views' crops: {args.views_out}")
+    elif args.verb == "pack":
         from dealer_assist.synth.card_art import designs_for, load_back_design, load_face_design
         from dealer_assist.synth.train import classifier_faces
 
@@ -447,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                      "x_val": scene["x_val"], "y_val": scene["y_val"],
                      "x_train_large": views["x_train_large"][big], "y_train_large": views["y_train_large"][big],
                      "x_val_large": views["x_val_large"], "y_val_large": views["y_val_large"]}
-        faces = [load_face_design(n) for n in classifier_faces()]
+        faces = [load_face_design(n) for n in (args.faces.split(",") if args.faces else classifier_faces())]
         backs = [load_back_design(n).image for n in designs_for("train", "back")]
         path = pack(args.out, faces, backs, crops)
         print(f"packed {len(faces)} face designs, {len(backs)} backs, {len(crops['y_train'])} + "
