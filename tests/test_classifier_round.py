@@ -54,6 +54,8 @@ def test_the_pack_reads_back_as_the_designs_boxes_backs_and_crops(packed: Path) 
     assert np.array_equal(got.crops["y_train"], y_train)
     assert got.crops["x_train"].shape == x_train.shape and got.crops["x_val_large"].shape == (10, 48, 48, 3)
     assert np.abs(got.crops["x_train"].astype(int) - x_train).mean() < 6  # each crop in its own place
+    crops_only = cr.load(packed, with_art=False)  # the trainer's read: the art stays packed
+    assert crops_only.faces == [] and crops_only.backs == [] and len(crops_only.crops["y_val"]) == 20
     # the recipe's own draw runs on the packed art
     x, y = ds.art_crops(8, np.random.default_rng(1), list(got.faces), got.backs)
     assert x.shape == (8, 32, 32, 3) and ((y >= 0) & (y <= ds.NOT_A_CARD)).all()
