@@ -35,7 +35,7 @@ EXTERNAL: dict[str, set[str]] = {
 # Heavy optional imports allowed only inside the named modules, and only inside functions there.
 CONFINED: dict[str, set[str]] = {
     "ultralytics": {"vision/backends/ultralytics_backend.py", "synth/train.py"},
-    "torch": {"vision/backends/ultralytics_backend.py", "synth/train.py"},
+    "torch": {"vision/backends/ultralytics_backend.py", "synth/train.py", "synth/classifier_round.py"},
     "onnx": {"synth/train.py", "synth/export.py", "synth/quantize.py"},
 }
 TOP_LEVEL_OK = {"tomli_w", "tomllib"}
