@@ -38,11 +38,12 @@ MOSAIC = 64  # crops a side of one WebP mosaic (WebP images end at 16,383 px)
 CROP_KEYS = ("x_train", "y_train", "x_val", "y_val", "x_train_large", "y_train_large", "x_val_large", "y_val_large")
 
 
-def _encode(images: Sequence[Image]) -> tuple[Image, npt.NDArray[np.int64]]:
-    blobs = [np.frombuffer(cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, WEBP_QUALITY])[1].tobytes(), np.uint8)
+def _encode(images: Sequence[Image], quality: int = WEBP_QUALITY) -> tuple[Image, npt.NDArray[np.int64]]:
+    """Images as WebP files end to end in one byte array, and where each ends."""
+    blobs = [np.frombuffer(cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes(), np.uint8)
              for img in images]
     ends = np.cumsum([len(b) for b in blobs]).astype(np.int64)
-    return np.concatenate(blobs), ends
+    return (np.concatenate(blobs) if blobs else np.zeros(0, np.uint8)), ends
 
 
 def _decode(blob: Image, ends: npt.NDArray[np.int64], i: int) -> Image:
@@ -61,10 +62,7 @@ def _encode_crops(x: Image) -> tuple[Image, npt.NDArray[np.int64]]:
         grid = np.zeros((rows * MOSAIC, side, side, 3), np.uint8)
         grid[: len(part)] = part
         tiles.append(grid.reshape(rows, MOSAIC, side, side, 3).transpose(0, 2, 1, 3, 4).reshape(rows * side, -1, 3))
-    blobs = [np.frombuffer(cv2.imencode(".webp", t, [cv2.IMWRITE_WEBP_QUALITY, CROP_QUALITY])[1].tobytes(), np.uint8)
-             for t in tiles]
-    ends = np.cumsum([len(b) for b in blobs]).astype(np.int64)
-    return (np.concatenate(blobs) if blobs else np.zeros(0, np.uint8)), ends
+    return _encode(tiles, CROP_QUALITY)
 
 
 def _decode_crops(blob: Image, ends: npt.NDArray[np.int64], n: int, side: int) -> Image:
@@ -172,6 +170,13 @@ class NetSpec:
                    float(lr) if lr else 3e-3)
 
 
+def _rgb_nchw(x: np.ndarray[Any, Any]) -> Any:
+    """Crops as cv2 holds them (N, S, S, 3 BGR) as the network reads them (N, 3, S, S RGB), uint8 on the CPU."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(x[..., ::-1])).permute(0, 3, 1, 2)
+
+
 class _Buffer:
     """Crops on the device, grown as the workers deliver them (RGB, NCHW uint8)."""
 
@@ -186,7 +191,7 @@ class _Buffer:
     def add(self, x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> None:
         import torch
 
-        xt = torch.from_numpy(np.ascontiguousarray(x[..., ::-1])).permute(0, 3, 1, 2).to(self.x.device)
+        xt = _rgb_nchw(x).to(self.x.device)
         yt = torch.from_numpy(np.asarray(y, np.int64)).to(self.y.device)
         room = len(self.y) - self.n
         head = min(room, len(yt))
@@ -206,7 +211,8 @@ class _Buffer:
 
 
 def _augment(xb: Any, gen: Any) -> Any:
-    """The recipe's training augmentation (`train.train_classifier`), on the device."""
+    """The recipe's training augmentation (`train.train_classifier`), drawn on the device that holds the batch: the
+    recipe's own draws on the CPU, and moving each batch there and back would idle the GPU."""
     import torch
 
     x = xb.float() / 255.0
@@ -261,7 +267,7 @@ def train_round(pack_path: Path, out: Path, nets: Sequence[NetSpec], cfg: RoundC
 
     import torch
 
-    from dealer_assist.synth.train import _classifier_accuracy, _classifier_module
+    from dealer_assist.synth.train import _classifier_accuracy, _classifier_module, classifier_loss
 
     t0 = time.time()
     device = torch.device(cfg.device)
@@ -284,10 +290,8 @@ def train_round(pack_path: Path, out: Path, nets: Sequence[NetSpec], cfg: RoundC
         return buf
 
     scene, scene_large = fixed("train", cfg.size), fixed("train_large", cfg.large_size)
-    x_val, y_val = (torch.from_numpy(np.ascontiguousarray(rendered["x_val"][..., ::-1])).permute(0, 3, 1, 2),
-                    torch.from_numpy(rendered["y_val"]))
-    x_lval, y_lval = (torch.from_numpy(np.ascontiguousarray(rendered["x_val_large"][..., ::-1])).permute(0, 3, 1, 2),
-                      torch.from_numpy(rendered["y_val_large"]))
+    x_val, y_val = _rgb_nchw(rendered["x_val"]), torch.from_numpy(rendered["y_val"])
+    x_lval, y_lval = _rgb_nchw(rendered["x_val_large"]), torch.from_numpy(rendered["y_val_large"])
     art, art_large = _Buffer(cfg.capacity, cfg.size, device), _Buffer(cfg.large_capacity, cfg.large_size, device)
     spawn = multiprocessing.get_context("spawn")  # no forked OpenCV thread pool (as train.build_data)
     inbox: Any = spawn.Queue(maxsize=256)
@@ -357,7 +361,7 @@ def train_round(pack_path: Path, out: Path, nets: Sequence[NetSpec], cfg: RoundC
             for spec, net, opt in zip(nets, models, opts, strict=True):
                 for group in opt.param_groups:
                     group["lr"] = _rate(frac, spec.lr)
-                loss = _loss(net(xb), yb)
+                loss = classifier_loss(net(xb), yb)
                 opt.zero_grad(set_to_none=True)
                 loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
                 opt.step()
@@ -375,19 +379,6 @@ def train_round(pack_path: Path, out: Path, nets: Sequence[NetSpec], cfg: RoundC
                "seconds": round(time.time() - t0), "history": history}
     log(f"round: {steps} steps, {art.seen} + {art_large.seen} art crops drawn, {figures['seconds']}s")
     return figures
-
-
-def _loss(z: Any, y: Any) -> Any:
-    """The recipe's loss (`train.train_classifier`): is-a-corner, then rank and suit of the corners."""
-    import torch.nn.functional as F
-
-    is_card = y < ds.NOT_A_CARD
-    loss = F.binary_cross_entropy_with_logits(z[:, 17], is_card.float())
-    if not bool(is_card.any()):
-        return loss
-    yc = y[is_card]
-    loss = loss + F.cross_entropy(z[is_card, :13], yc // 4, label_smoothing=0.05)
-    return loss + F.cross_entropy(z[is_card, 13:17], yc % 4, label_smoothing=0.05)
 
 
 # --------------------------------------------------------------------------------------------

@@ -606,10 +606,22 @@ def _classifier_module() -> Any:
     return IndexNet, Combined
 
 
+def classifier_loss(z: Any, y: Any) -> Any:
+    """The classifier's training loss: is-a-corner for every crop, then rank and suit for the corners."""
+    import torch.nn.functional as F
+
+    is_card = y < ds.NOT_A_CARD
+    loss = F.binary_cross_entropy_with_logits(z[:, 17], is_card.float())
+    if bool(is_card.any()):
+        yc = y[is_card]
+        loss = loss + F.cross_entropy(z[is_card, :13], yc // 4, label_smoothing=0.05)
+        loss = loss + F.cross_entropy(z[is_card, 13:17], yc % 4, label_smoothing=0.05)
+    return loss
+
+
 def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) -> tuple[Path, dict[str, float]]:
     """Train the index-corner classifier on the crops and export it to ONNX; returns (path, val figures)."""
     import torch
-    import torch.nn.functional as F
 
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.threads))
@@ -666,15 +678,6 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
             x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
         return x.clamp(0, 1)
 
-    def loss_fn(z: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        is_card = y < ds.NOT_A_CARD
-        loss = F.binary_cross_entropy_with_logits(z[:, 17], is_card.float())
-        if bool(is_card.any()):
-            yc = y[is_card]
-            loss = loss + F.cross_entropy(z[is_card, :13], yc // 4, label_smoothing=0.05)
-            loss = loss + F.cross_entropy(z[is_card, 13:17], yc % 4, label_smoothing=0.05)
-        return loss
-
     t0 = time.time()
     for epoch in range(cfg.classifier_epochs):
         net.train()
@@ -687,7 +690,7 @@ def train_classifier(cfg: TrainConfig, crops_path: Path, out: Path, log: Log) ->
             idx = p[j * 128 : (j + 1) * 128]
             xb = augment(xs[idx]).to(device)
             yb = ys[idx].to(device)
-            loss = loss_fn(net(xb), yb)
+            loss = classifier_loss(net(xb), yb)
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
             opt.step()
