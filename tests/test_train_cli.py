@@ -60,6 +60,37 @@ def test_detector_run_folder_is_absolute_so_the_checkpoint_is_where_it_is_looked
     assert best == tmp_path / "rel" / "runs" / "detector" / "weights" / "best.pt" and best.is_file()
 
 
+def test_exporting_another_size_leaves_the_graph_beside_the_checkpoint_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ultralytics' exporter writes `<checkpoint stem>.onnx` beside the checkpoint: in models/ that is the shipped
+    graph, which an export at another input size must not overwrite."""
+    import sys
+    import types
+
+    from dealer_assist.synth import train as train_mod
+
+    class FakeYolo:
+        def __init__(self, path: str, task: str) -> None:
+            self.path = Path(path)
+
+        def export(self, imgsz: list[int], **_: object) -> str:
+            out = self.path.with_suffix(".onnx")
+            out.write_bytes(f"graph {imgsz[0]}x{imgsz[1]}".encode())
+            return str(out)
+
+    monkeypatch.setitem(sys.modules, "ultralytics", types.SimpleNamespace(YOLO=FakeYolo))
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "cards-detector.pt").write_bytes(b"pt")
+    (models / "cards-detector.onnx").write_bytes(b"shipped")
+    cfg = train_mod.TrainConfig(out=models, runs=tmp_path / "runs")
+    out = train_mod.export_detector(cfg, models / "cards-detector.pt", tmp_path / "small.onnx", (320, 320))
+    assert out.read_bytes() == b"graph 320x320"
+    assert (models / "cards-detector.onnx").read_bytes() == b"shipped"
+    same = train_mod.export_detector(cfg, models / "cards-detector.pt", models / "cards-detector.onnx", (736, 1280))
+    assert same.read_bytes() == b"graph 736x1280"
+
+
 @pytest.mark.parametrize(("option", "field"), [("--art-crops", "art_crops"), ("--close-ups", "close_ups")])
 def test_count_options_reach_the_recipe(monkeypatch: pytest.MonkeyPatch, option: str, field: str) -> None:
     from click.testing import CliRunner

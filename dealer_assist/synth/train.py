@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -531,12 +532,16 @@ def train_detector(cfg: TrainConfig, data_yaml: Path, log: Log) -> Path:
 
 
 def export_detector(cfg: TrainConfig, checkpoint: Path, out: Path, imgsz: tuple[int, int]) -> Path:
-    """Export the checkpoint to ONNX at a fixed input size (height, width) with Ultralytics' exporter."""
+    """Export the checkpoint to ONNX at a fixed input size (height, width) with Ultralytics' exporter. It exports a
+    copy of the checkpoint: the exporter writes its graph beside the checkpoint, under the checkpoint's name, which in
+    models/ is the shipped graph's."""
     _offline_ultralytics(cfg.runs)
-    model = importlib.import_module("ultralytics").YOLO(str(checkpoint), task="detect")
-    path = Path(model.export(format="onnx", imgsz=list(imgsz), opset=17, simplify=True, dynamic=False,
-                             device="cpu", verbose=False))
-    if path.resolve() != out.resolve():
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / checkpoint.name
+        shutil.copyfile(checkpoint, copy)
+        model = importlib.import_module("ultralytics").YOLO(str(copy), task="detect")
+        path = Path(model.export(format="onnx", imgsz=list(imgsz), opset=17, simplify=True, dynamic=False,
+                                 device="cpu", verbose=False))
         shutil.copyfile(path, out)
     return out
 
