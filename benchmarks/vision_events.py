@@ -196,6 +196,9 @@ def main() -> None:
                     help="pieces of print on the felt of every video (lettering, lone printed chips; no event may "
                     "come of them); 0: none, as the figures before 2026-11-27 08:00")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--process-fps", type=float, default=0.0,
+                    help="ONNX run: the pipeline keeps up with only this many frames a second, the others dropped as a "
+                         "live camera's are (this CPU's rate; 0: every frame)")
     ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
     ap.add_argument("--card-threshold", type=float, default=None,
                     help="classifier probability a face-up read needs (default: the model's cards.json card_threshold)")
@@ -232,6 +235,8 @@ def main() -> None:
         detector.use_camera_bar()          # as Pipeline.build does: these are a table camera's frames
     print(f"onnx_card_threshold: {detector.thresholds.card}")  # type: ignore[attr-defined]
     print(f"onnx_graphs: {detector.graphs}")  # type: ignore[attr-defined]
+    if args.process_fps:
+        print(f"onnx_process_fps: {args.process_fps:g} (frames a second the pipeline keeps up with; the rest dropped)")
 
     def cache(game: str, seed: int) -> Path | None:
         if args.cache is None:
@@ -254,6 +259,7 @@ def main() -> None:
             loops: list[RefereeLoop] = []
             sim = table(g, s, onnx_size)
             video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
+                                process_fps=args.process_fps or None,
                                 follow=referee_follower(args.horizon, loops) if follow else None, cache=cache(g, s))
             onnx.append(video)
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared

@@ -7,6 +7,8 @@ Small frames, 3 players on a 6-seat table, fps 15: a few seconds. The full figur
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -230,3 +232,30 @@ def test_every_injected_error_is_one_the_referee_flags_on_the_true_events(game: 
     referee.close(sim.frame_count / sim.fps)
     got = sorted((f.kind.value, f.seat) for h in referee.hands for f in h.flags)
     assert got == sorted((FLAG_OF_ERROR[e.kind], e.seat) for e in truth.errors)
+
+
+def test_a_pipeline_slower_than_the_camera_sees_only_the_frames_it_keeps_up_with(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`process_fps`: a CPU that reads 5 frames a second of a 15 frames/s camera tracks every third frame (the
+    others dropped, as a live source drops stale frames); the hand's events still come, stamped at kept frames."""
+    from dealer_assist.errors import DealerAssistError
+    from dealer_assist.vision.pipeline import Pipeline
+
+    cache = tmp_path / "video.npz"
+    track_video(_sim("badugi-limit", 4), cache=cache)
+    fed: list[int] = []
+    original = Pipeline.update_detections
+
+    def spy(self, detections, t, frame):  # type: ignore[no-untyped-def]
+        fed.append(frame)
+        return original(self, detections, t, frame)
+
+    Pipeline.update_detections = spy  # type: ignore[method-assign]
+    try:
+        slow = track_video(_sim("badugi-limit", 4), cache=cache, process_fps=5.0)
+    finally:
+        Pipeline.update_detections = original  # type: ignore[method-assign]
+    assert fed[:4] == [0, 3, 6, 9] and all(b - a == 3 for a, b in itertools.pairwise(fed))
+    assert all(e.frame % 3 == 0 for e in slow.found)
+    assert summarise([slow]).recall >= 0.8        # truth with visibility: most events survive a third of the frames
+    with pytest.raises(DealerAssistError, match="process_fps 0"):
+        track_video(_sim("badugi-limit", 4), cache=cache, process_fps=0.0)

@@ -40,6 +40,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.synth.dataset import MIN_BACK_VISIBLE, MIN_BUTTON_VISIBLE, MIN_INDEX_VISIBLE
 from dealer_assist.synth.hand_video import Occluder, SimulatedTable
@@ -270,13 +271,16 @@ def load_detections(path: Path) -> list[Detections]:
 
 def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int | None = None,
                 horizon_s: float = ORDER_HORIZON_S, follow: FollowerFactory | None = None,
-                cache: Path | None = None) -> TrackedVideo:
+                cache: Path | None = None, process_fps: float | None = None) -> TrackedVideo:
     """Render every frame (or the first `frames`), detect, map and track; the truth is cut to the same span.
 
     `follow`: makes a follower that gets each frame's events, then `advance(t)` (it may give the pipeline phase
     hints); without it the tracker gets no hints. `cache`: a file of the frames' detections (`save_detections`);
     when it holds enough frames nothing is rendered or detected (to try tracker changes on a slow detector's
-    output), else it is written."""
+    output), else it is written. `process_fps`: the pipeline keeps up with only this many frames a second (a slow
+    CPU): once free it takes the newest frame that has come, and the ones before it are dropped, as a live source
+    drops stale frames (`vision.sources`), so the tracker and the follower see only the frames it took (every
+    frame is still detected, so that a cache is whole)."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
     calibration = sim.calibration
@@ -290,6 +294,9 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     cached = load_detections(cache) if cache is not None and cache.is_file() else []
     seen: list[Detections] = []
     counts = np.zeros((n, sim.profile.seat_count + 1), np.int64)
+    if process_fps is not None and not process_fps > 0:
+        raise DealerAssistError(f"process_fps {process_fps} must be a positive number of frames a second")
+    free_at = float("-inf")     # when the pipeline is done with the frame it is on
     for f in range(n):
         if len(cached) >= n:
             detections = cached[f]
@@ -297,6 +304,12 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
             image, objects = sim.render_frame_truth(f)
             detections = detect(image, objects)
             seen.append(detections)
+        if process_fps is not None:
+            start = max(f / sim.fps, free_at)
+            if (f + 1) / sim.fps <= start + 1e-9:    # a newer frame is there once the pipeline is free: this one drops
+                counts[f] = counts[f - 1]
+                continue
+            free_at = start + 1.0 / process_fps
         batch = pipe.update_detections(detections, f / sim.fps, f)
         if pipe.last_observation is not None:
             counts[f, 1:] = [v.count for v in pipe.last_observation.seats]
