@@ -281,6 +281,8 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     CPU): once free it takes the newest frame that has come, and the ones before it are dropped, as a live source
     drops stale frames (`vision.sources`), so the tracker and the follower see only the frames it took (every
     frame is still detected, so that a cache is whole)."""
+    if process_fps is not None and not process_fps > 0:
+        raise DealerAssistError(f"process_fps {process_fps} must be a positive number of frames a second")
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
     calibration = sim.calibration
@@ -294,8 +296,6 @@ def track_video(sim: SimulatedTable, detect: DetectFn = truth_fn, *, frames: int
     cached = load_detections(cache) if cache is not None and cache.is_file() else []
     seen: list[Detections] = []
     counts = np.zeros((n, sim.profile.seat_count + 1), np.int64)
-    if process_fps is not None and not process_fps > 0:
-        raise DealerAssistError(f"process_fps {process_fps} must be a positive number of frames a second")
     free_at = float("-inf")     # when the pipeline is done with the frame it is on
     for f in range(n):
         if len(cached) >= n:
