@@ -77,6 +77,33 @@ def test_heads_up_option_off_non_button_posts_small_blind() -> None:
     assert hand.actor == 3
 
 
+@pytest.mark.parametrize("betting", ["fixed_limit", "no_limit"])
+def test_heads_up_blinds_of_one_size_the_button_still_acts_first_and_the_big_blind_has_the_option(
+        betting: str) -> None:
+    rules = LIMIT.with_options(betting=betting, small_blind=2, big_blind=2)
+    hand = Hand(rules, {3: 100, 7: 100}, button=7)
+    hand.post_all()
+    assert hand.contributions() == {3: 2, 7: 2}
+    hand.deal_all()
+    assert hand.actor == 7               # the button posted the small blind: it acts first before the draw
+    hand.check()
+    assert hand.actor == 3               # the big blind's option closes the round
+    hand.check()
+    assert hand.phase is Phase.DRAWING
+
+
+def test_three_handed_blinds_of_one_size_the_seat_after_the_big_blind_opens() -> None:
+    hand = Hand(LIMIT.with_options(small_blind=2, big_blind=2), {1: 100, 2: 100, 3: 100}, button=3)
+    hand.post_all()
+    assert hand.contributions() == {1: 2, 2: 2, 3: 0}
+    hand.deal_all()
+    assert hand.actor == 3
+    hand.call()
+    assert hand.actor == 1
+    hand.check()                         # the small blind owes nothing: its blind is as large as the big one
+    assert hand.actor == 2               # the big blind's option
+
+
 def test_antes_then_blinds() -> None:
     hand = Hand(LIMIT.with_options(ante=1), {1: 50, 2: 50, 3: 50}, button=3)
     kinds = []

@@ -75,16 +75,15 @@ class BettingRound:
             tuple(sorted(self.acted_level.items())), self.short_sum, self.last_aggressor,
         )
 
-    def start(self, bets: list[int], stacks: list[int], live: list[bool]) -> None:
-        """Who acts this round, in order: left of the biggest blind pre-draw, else left of the button."""
+    def start(self, bets: list[int], stacks: list[int], live: list[bool], big_blind: int = 1) -> None:
+        """Who acts this round, in order: pre-draw the seat after the one that posted the big blind (index
+        `big_blind`; heads-up, the button), else the first seat left of the button."""
         n = len(bets)
         rules = self.rules
         if self.round == 0:
-            top = 0
-            for i in range(1, n):
-                if bets[i] >= bets[top]:  # the biggest blind; the later seat on a tie
-                    top = i
-            opener = (top + 1) % n
+            # The seat that posted the big blind, not the biggest bet: with a small blind as large as the big one,
+            # heads-up the biggest bet would be the button's, and the big blind would be asked to act first.
+            opener = (big_blind + 1) % n
             if rules.betting == "fixed_limit" and rules.blind_counts_as_bet and max(bets) > 0:
                 self.raise_count = 1
             if rules.short_all_in_rule == "full_raise" and max(bets) > 0:

@@ -192,14 +192,16 @@ class Hand:
         posts: list[tuple[int, str, int]] = []
         if rules.ante:
             posts += [(i, "ante", rules.ante) for i in range(n)]
-        if n == 2 and rules.heads_up_button_small_blind:
-            sb, bb = 1, 0
-        else:
-            sb, bb = 0, 1
+        sb, bb = (1, 0) if self._big_blind_index() == 0 else (0, 1)
         if rules.small_blind:
             posts.append((sb, "small blind", rules.small_blind))
         posts.append((bb, "big blind", rules.big_blind))
         return posts
+
+    def _big_blind_index(self) -> int:
+        """The seat index that posts the big blind: the second left of the button; heads-up the one that is not the
+        button, who posts the small blind (house option `heads_up_button_small_blind`)."""
+        return 0 if len(self.seats) == 2 and self.rules.heads_up_button_small_blind else 1
 
     # -- queries -----------------------------------------------------------------------------------
 
@@ -470,7 +472,7 @@ class Hand:
         self.round = round_index
         self.betting = BettingRound(self.rules, round_index)
         self.phase = _BETTING
-        self.betting.start(self.bets, self.stacks, self.live)
+        self.betting.start(self.bets, self.stacks, self.live, self._big_blind_index())
         if not self.betting.to_act:
             self._end_betting()
 
