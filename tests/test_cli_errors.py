@@ -49,3 +49,24 @@ def test_detect_on_a_gpu_needs_the_ultralytics_backend(tmp_path) -> None:  # typ
     result = CliRunner().invoke(cli, ["detect", str(image), "--device", "0"])
     assert result.exit_code != 0 and result.output.count("\n") == 1, result.output
     assert result.output.startswith("error: the onnx backend runs on the CPU") and "ultralytics" in result.output
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`dealer-assist ... | head -1`: the closed pipe stops the command with 141 (as SIGPIPE does), no error line
+    and no crash report."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DEALER_ASSIST_CRASH_DIR": str(tmp_path)}
+    hands = tmp_path / "hands.txt"
+    hands.write_bytes(b"Ah 2d 3c 4s\n" * 50_000)
+    with hands.open("rb") as lines:
+        child = subprocess.Popen([sys.executable, "-c", "from dealer_assist.cli import main; main()", "rank",
+                                  "--stdin"], stdin=lines, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert child.stdout is not None and child.stderr is not None
+    assert b"4-3-2-A badugi" in child.stdout.readline()
+    child.stdout.close()                                # the reader goes away with most of the output unread
+    assert child.wait(timeout=120) == 141
+    assert child.stderr.read() == b""
+    assert [p.name for p in tmp_path.iterdir()] == ["hands.txt"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -10,6 +11,9 @@ import click
 
 from dealer_assist import __version__
 from dealer_assist.errors import DealerAssistError, fault_line, fault_report
+
+READER_GONE = 141
+"""Exit status when the reader of stdout went away (`| head`): a shell's 128 + SIGPIPE, as git and cat give."""
 
 # Subcommands are imported only when used, so `dealer-assist rank` never pays for cv2 or Qt.
 COMMANDS: dict[str, str] = {
@@ -53,6 +57,9 @@ class LazyGroup(click.Group):
             ctx.exit(2)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            _drop_stdout()
+            ctx.exit(READER_GONE)
         except Exception as exc:  # a bug, not bad input: one line here, the traceback in a file
             click.echo(f"error: {fault_line(exc, fault_report(exc, sys.argv[1:]))}", err=True)
             ctx.exit(3)
@@ -72,6 +79,21 @@ def cli(ctx: click.Context) -> None:
         ctx.exit(run())
 
 
+def _drop_stdout() -> None:
+    """The reader of stdout closed the pipe (`dealer-assist log list | head`): what is left to print goes nowhere, so
+    neither this write nor the flush at exit fails again (the Python docs' recipe for SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(cli.main(standalone_mode=True))
+    try:
+        cli.main(standalone_mode=True)
+    except SystemExit:
+        try:
+            sys.stdout.flush()       # what is still buffered goes out now, while a closed pipe can be told apart
+        except BrokenPipeError:
+            _drop_stdout()
+            sys.exit(READER_GONE)
+        raise
