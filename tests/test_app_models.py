@@ -55,6 +55,14 @@ def test_broken_settings_fall_back_and_are_kept(tmp_path: Path, text: str) -> No
     assert not path.exists()
 
 
+def test_settings_that_are_not_utf8_are_kept_aside_too(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_bytes(b'{"table_profile": "\xff\xfe"}')
+    settings, message = load_settings(path)
+    assert settings == Settings() and message is not None and "broken" in message
+    assert (tmp_path / "settings.json.broken").read_bytes() == b'{"table_profile": "\xff\xfe"}'
+
+
 def test_bad_values_fall_back_one_by_one(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({"table_profile": "t1", "small_blind": "ten", "house_preset": "holdem",

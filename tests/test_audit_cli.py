@@ -131,6 +131,25 @@ def test_actions_file_formats(tmp_path: Path) -> None:
         read_actions(tmp_path / "missing.csv")
 
 
+@pytest.mark.parametrize(("line", "why"), [
+    ('{"t": NaN, "seat": 2, "action": "call"}', "bad time"),
+    ('{"t": -1, "seat": 2, "action": "call"}', "bad time"),
+    ('{"t": 1, "seat": 2, "action": "raise", "amount": 2.5}', "not a whole number"),
+    ('{"t": 1, "seat": 1.5, "action": "call"}', "not a whole number"),
+    ('{"t": 1, "seat": 2, "action": "raise", "amount": 1000000000000000000000000000000}', "too large"),
+])
+def test_an_action_with_a_time_or_amount_no_table_has_is_refused(line: str, why: str) -> None:
+    with pytest.raises(DealerAssistError, match=why):
+        parse_actions(line + "\n", "a.jsonl")
+
+
+def test_an_actions_file_that_is_not_text_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "a.csv"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(DealerAssistError, match="not UTF-8 text"):
+        read_actions(path)
+
+
 def test_orderer_puts_items_back_in_time_order() -> None:
     o = InputOrderer(horizon_s=1.0)
     o.push([DealerAction(1, "call", t=2.0)])

@@ -20,6 +20,9 @@ CASES = [
     (["showdown", "--game", "badugi", "--button", "0"], "'--button': 0 is not in the range x>=1"),
     (["audit", "v.mp4", "--table", "oval-9", "--horizon", "-1"], "'--horizon': -1.0 is not in the range x>=0.0"),
     (["audit", "v.mp4", "--table", "oval-9", "--button", "0"], "'--button': 0 is not in the range x>=1"),
+    (["demo", "--text", "--game", "bogus"], "'--game': 'bogus' is not one of"),
+    (["demo", "--screenshot", "shot.txt"], "accepted image types: .png"),
+    (["app", "--screenshot", "shot"], "accepted image types: .png"),
     (["bogus"], "No such command 'bogus'"),
     (["rank", "--bogus"], "No such option '--bogus'"),
 ]
@@ -70,3 +73,13 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path) -> None:  
     assert child.wait(timeout=120) == 141
     assert child.stderr.read() == b""
     assert [p.name for p in tmp_path.iterdir()] == ["hands.txt"]
+
+
+@pytest.mark.parametrize("command", ["app", "demo"])
+def test_a_screenshot_that_cannot_be_saved_is_refused_before_the_window_opens(tmp_path, command: str) -> None:  # type: ignore[no-untyped-def]
+    """It once raised inside the running window, which then never closed."""
+    (tmp_path / "afile").write_text("a file, not a folder")
+    result = CliRunner().invoke(cli, [command, "--screenshot", str(tmp_path / "afile" / "shot.png"),
+                                      "--quit-after", "10"])
+    assert result.exit_code == 2, result.output
+    assert "is a file, not a folder" in result.output and result.output.count("\n") == 1

@@ -81,3 +81,7 @@ def test_with_options_checks_names() -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(HouseRulesError, match="cannot read house rules file"):
         HouseRules.from_toml(tmp_path / "none.toml")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"game = \"badugi\"\n\xff\xfe")
+    with pytest.raises(HouseRulesError, match="not UTF-8 text"):
+        HouseRules.from_toml(binary)

@@ -775,11 +775,14 @@ def _run_window(demo: bool, mode: str | None, settings_path: Path | None, screen
     def grab() -> None:
         if screenshot is not None:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
-            window.grab().save(str(screenshot))
+            if not window.grab().save(str(screenshot)):
+                raise OSError(f"could not save the screenshot {screenshot}")
 
     def grab_and_close() -> None:
-        grab()
-        window.close()
+        try:
+            grab()
+        finally:              # a failed grab must not leave a window that was asked to close running
+            window.close()
 
     if quit_after_ms is not None:  # grab just before closing, so the picture shows the state at the end
         QTimer.singleShot(quit_after_ms, grab_and_close)

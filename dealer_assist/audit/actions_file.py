@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,17 +23,37 @@ from dealer_assist.errors import DealerAssistError
 FIELDS = ("t", "seat", "action", "amount")
 
 
+MAX_AMOUNT = 10**15
+"""The most chips an action may name: far above any table's, and exact in the log's 64-bit integers."""
+
+
+def _whole(raw: Any, what: str) -> int:
+    """A whole number from a JSON number or text; 2.5 chips or seat 1.5 is a typing error, not 2 or 1."""
+    if isinstance(raw, bool):
+        raise ValueError(f"{what} {raw!r} is not a whole number")
+    if isinstance(raw, float):
+        if not raw.is_integer():
+            raise ValueError(f"{what} {raw!r} is not a whole number")
+        return int(raw)
+    return int(raw)
+
+
 def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerAction:
     """One action from a mapping with t, seat, action, amount; a bad row is a one-line error naming `where`."""
     try:
         t = float(row["t"])
-        seat = int(row["seat"])
+        seat = _whole(row["seat"], "seat")
         action = str(row["action"]).strip().lower()
         raw = row.get("amount")
-        amount = None if raw in (None, "") else int(raw)
+        amount = None if raw in (None, "") else _whole(raw, "amount")
     except (KeyError, TypeError, ValueError) as exc:
         raise DealerAssistError(f"{where}: bad action {dict(row)!r} ({exc}); accepted fields: "
                                 f"{', '.join(FIELDS)}") from None
+    if not math.isfinite(t) or t < 0:
+        raise DealerAssistError(f"{where}: bad time t={row['t']!r}; accepted: seconds into the video, 0 or more")
+    if amount is not None and abs(amount) > MAX_AMOUNT:
+        raise DealerAssistError(f"{where}: amount {amount} is too large; accepted: a whole number of chips up to "
+                                f"{MAX_AMOUNT:,}")
     if action not in ACTION_KINDS:
         raise DealerAssistError(f"{where}: unknown action {action!r}; accepted: {', '.join(ACTION_KINDS)}")
     try:
@@ -82,6 +103,9 @@ def read_actions(path: str | Path) -> list[DealerAction]:
         text = p.read_text("utf-8")
     except OSError as exc:
         raise DealerAssistError(f"cannot read actions file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DealerAssistError(f"actions file {p} is not UTF-8 text; accepted: JSON lines, a JSON object with "
+                                f"\"actions\", or CSV with the header {','.join(FIELDS)}") from None
     return parse_actions(text, str(p))
 
 

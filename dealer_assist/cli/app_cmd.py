@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
+
+SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+def screenshot_path(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+    """`--screenshot`: checked before the window opens, so a path it cannot be saved to is one error line rather
+    than a fault inside the running window."""
+    if value is None:
+        return None
+    if value.suffix.lower() not in SCREENSHOT_TYPES:
+        raise click.BadParameter(f"{value}: accepted image types: {', '.join(SCREENSHOT_TYPES)}")
+    if value.is_dir():
+        raise click.BadParameter(f"{value} is a folder; give an image file name")
+    folder = next(p for p in (value.parent, *value.parent.parents) if p.exists())
+    if not folder.is_dir():
+        raise click.BadParameter(f"cannot save {value}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"cannot save {value}: {folder} is not writable")
+    return value
 
 
 @click.command("app")
@@ -12,7 +32,7 @@ import click
               help="Mode to open in (default: the one used last).")
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Settings file (default: settings.json in the user config dir).")
-@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--screenshot", type=click.Path(path_type=Path), default=None, callback=screenshot_path,
               help="Save a PNG of the window once it is shown.")
 @click.option("--quit-after", "quit_after_ms", type=click.IntRange(min=1), default=None,
               help="Close the window after this many milliseconds (for screenshots and checks).")

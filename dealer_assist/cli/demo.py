@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.cli.app_cmd import screenshot_path
+from dealer_assist.rules.house_rules import PRESETS, HouseRules
 from dealer_assist.rules.simulate import simulate_hand
 from dealer_assist.rules.story import hand_story
 
@@ -23,10 +24,10 @@ def text_demo(seed: int, preset: str) -> None:
 
 @click.command()
 @click.option("--seed", type=click.IntRange(min=0), default=7, show_default=True, help="Which simulated hands to play.")
-@click.option("--game", "preset", default="badugi-limit", show_default=True,
+@click.option("--game", "preset", type=click.Choice(PRESETS), default="badugi-limit", show_default=True,
               help="House-rules preset for --text (the window uses the preset in its settings).")
 @click.option("--text", "as_text", is_flag=True, help="Print one simulated hand's story instead of opening the window.")
-@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--screenshot", type=click.Path(path_type=Path), default=None, callback=screenshot_path,
               help="Save a PNG of the window once it is shown.")
 @click.option("--quit-after", "quit_after_ms", type=click.IntRange(min=1), default=None,
               help="Close the window after this many milliseconds.")

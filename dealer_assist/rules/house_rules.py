@@ -166,6 +166,9 @@ def _read_source(source: str | Path) -> str:
             return source.read_text("utf-8")
         except OSError as exc:
             raise HouseRulesError(f"cannot read house rules file {source}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise HouseRulesError(f"house rules file {source} is not UTF-8 text; accepted: a TOML file of house "
+                                  "options") from None
     if "\n" not in source and "=" not in source and source.endswith(".toml"):
         return _read_source(Path(source))
     return source

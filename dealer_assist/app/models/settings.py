@@ -125,13 +125,13 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """
     path = path or default_settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return Settings(), None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         return Settings(), f"Could not read settings file {path}: {exc}. Using default settings."
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8"))      # UnicodeDecodeError is a ValueError: moved aside as well
         if not isinstance(data, dict):
             raise ValueError(f"expected a JSON object, found {type(data).__name__}")
     except ValueError as exc:
