@@ -83,3 +83,11 @@ def test_a_screenshot_that_cannot_be_saved_is_refused_before_the_window_opens(tm
                                       "--quit-after", "10"])
     assert result.exit_code == 2, result.output
     assert "is a file, not a folder" in result.output and result.output.count("\n") == 1
+
+
+def test_a_file_the_command_cannot_write_is_one_line_naming_it_and_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An OSError about a path (here a folder where the hand's PHH file goes) is bad input, not an internal error."""
+    (tmp_path / "hand-000001.phh").mkdir()
+    result = CliRunner().invoke(cli, ["simulate", "--phh", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == f"error: cannot use {tmp_path / 'hand-000001.phh'}: Is a directory"

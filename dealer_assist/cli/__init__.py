@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -60,9 +60,21 @@ class LazyGroup(click.Group):
         except BrokenPipeError:
             _drop_stdout()
             ctx.exit(READER_GONE)
-        except Exception as exc:  # a bug, not bad input: one line here, the traceback in a file
-            click.echo(f"error: {fault_line(exc, fault_report(exc, sys.argv[1:]))}", err=True)
-            ctx.exit(3)
+        except OSError as exc:
+            if exc.filename is None:        # not about a file the command was given
+                _fault(ctx, exc)
+            # A file or folder the command could not use (a folder where a file goes, no permission, a full disk):
+            # the system's own reason and the path, as cp and mv say it.
+            click.echo(f"error: cannot use {exc.filename}: {exc.strerror or exc}", err=True)
+            ctx.exit(2)
+        except Exception as exc:
+            _fault(ctx, exc)
+
+
+def _fault(ctx: click.Context, exc: BaseException) -> NoReturn:
+    """A bug, not bad input: one line here, the traceback in a file."""
+    click.echo(f"error: {fault_line(exc, fault_report(exc, sys.argv[1:]))}", err=True)
+    ctx.exit(3)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True)
