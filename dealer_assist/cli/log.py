@@ -17,7 +17,10 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
 from dealer_assist.store.log_key import KEY_ENV, load_key, write_new_key
+from dealer_assist.store.paths import path_problem, refuse_log_path
+from dealer_assist.store.queries import MAX_ID
 from dealer_assist.store.render import render_story
+from dealer_assist.store.text import printable
 from dealer_assist.store.verify import writer_active
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,8 +51,9 @@ def _open(log_path: Path | None) -> HandLog:
 
 def _hand_id(text: str) -> int:
     """A hand id from the command line, or a one-line error."""
-    if not text.isdigit() or int(text) < 1:
-        raise DealerAssistError(f"bad hand {text!r}; give a hand id as shown by `dealer-assist log list`")
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
+        raise DealerAssistError(f"bad hand {printable(text)!r}; give a hand id from 1 to {MAX_ID} as shown by "
+                                "`dealer-assist log list`")
     return int(text)
 
 
@@ -149,8 +153,8 @@ def list_(log_path: Path | None, table: str | None, date: str | None, dealer: st
             click.echo(json.dumps(asdict(h)))
             continue
         seats = ",".join(str(s) for s in h.seats)
-        click.echo(f"{h.id:>8}  {h.started_at[:19].replace('T', ' ')}  {h.table}  #{h.number}  "
-                   f"dealer {h.dealer}  seats {seats}  {h.status or unended}  flags {h.flags}")
+        click.echo(printable(f"{h.id:>8}  {h.started_at[:19].replace('T', ' ')}  {h.table}  #{h.number}  "
+                             f"dealer {h.dealer}  seats {seats}  {h.status or unended}  flags {h.flags}"))
     if not hands and not as_json:
         click.echo("no hands match", err=True)
 
@@ -159,8 +163,8 @@ def _number(option: str, text: str | None) -> int | None:
     """A whole-number option, or a one-line error naming it."""
     if text is None:
         return None
-    if not text.isdigit():
-        raise DealerAssistError(f"bad {option} {text!r}; expected a whole number")
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_ID:
+        raise DealerAssistError(f"bad {option} {printable(text)!r}; expected a whole number from 0 to {MAX_ID}")
     return int(text)
 
 
@@ -201,9 +205,9 @@ def recheck(log_path: Path | None, hand: str | None, all_hands: bool) -> None:
                 click.echo(f"hand {hand_id}: cannot be refereed again: {exc}")
                 unchecked += 1
                 continue
-            click.echo(result.summary())
+            click.echo(printable(result.summary()))
             for line in result.differences:
-                click.echo(f"  {line}")
+                click.echo(printable(f"  {line}"))
             differing += not result.same
     if differing or unchecked:
         problems = [f"{differing} of {checked} hand(s) differ from the record"] if differing else []
@@ -226,13 +230,16 @@ def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, o
     """Export HAND (or --all hands) as JSON, CSV or PHH."""
     if bool(hand) == all_hands:
         raise DealerAssistError("give either a HAND id or --all")
+    if output is not None:      # before anything is opened: an export over the log would destroy it
+        refuse_log_path(resolve_log_path(log_path), output, "the export")
     with _open(log_path) as hand_log:
         ids = hand_log.hand_ids() if all_hands else [_hand_id(hand or "")]
+        first = None if all_hands else hand_log.story(ids[0])   # no such hand: say so before -o is truncated
 
         def stories() -> Iterator[HandStory]:
             """Each hand's story, read as it is written out."""
             for hand_id in ids:
-                yield hand_log.story(hand_id)
+                yield first if first is not None else hand_log.story(hand_id)
 
         if fmt == "json":
             chunks = export_json(stories(), single=not all_hands)
@@ -246,6 +253,9 @@ def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, o
             for chunk in chunks:
                 click.echo(chunk, nl=False)
         else:
-            with open(output, "w", encoding="utf-8", newline="") as fh:
-                for chunk in chunks:
-                    fh.write(chunk)
+            try:
+                with open(output, "w", encoding="utf-8", newline="") as fh:
+                    for chunk in chunks:
+                        fh.write(chunk)
+            except OSError as exc:
+                raise DealerAssistError(f"cannot write the export to {output}: {path_problem(output, exc)}") from None

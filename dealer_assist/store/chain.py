@@ -26,6 +26,7 @@ from typing import Any
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.log_key import sign_head, signature_matches
+from dealer_assist.store.paths import path_problem
 
 GENESIS = "0" * 64
 # One encoder for every row (json.dumps with options builds a new one per call).
@@ -90,7 +91,8 @@ class ChainHead:
     def parse(cls, text: str) -> ChainHead:
         """Read "SEQ:HASH" as printed by `log verify`."""
         seq, sep, digest = text.strip().partition(":")
-        if not sep or not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        digits = seq.isascii() and seq.isdigit()
+        if not sep or not digits or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
             raise DealerAssistError(f"bad chain head {text!r}; expected SEQ:HASH as printed by `log verify`")
         return cls(int(seq), digest)
 
@@ -143,9 +145,15 @@ def encode_anchor(anchor: Anchor, key: bytes | None = None) -> bytes:
 def read_anchor(path: Path) -> Anchor | None:
     """The anchor in `path`, or None if the file does not exist or is empty; a damaged file raises."""
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:  # a folder in its place, no permission
+        raise DealerAssistError(f"anchor file {path} is unreadable ({path_problem(path, exc)})") from None
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        raise DealerAssistError(f"anchor file {path} is damaged (expected '{_MAGIC} ...'), got {data[:80]!r}") from None
     if not text:  # created, then the writer stopped before its first write: no anchor yet
         return None
     parts = text.split()

@@ -50,7 +50,7 @@ from dealer_assist.store.chain import (
 )
 from dealer_assist.store.jsonable import award_sentences, to_jsonable
 from dealer_assist.store.log_key import KEY_ENV, load_key
-from dealer_assist.store.paths import snapshot_dir
+from dealer_assist.store.paths import path_problem, snapshot_dir
 from dealer_assist.store.records import (
     CORRECTION_TARGETS,
     FLAG_COLUMNS,
@@ -61,7 +61,8 @@ from dealer_assist.store.records import (
     HandSummary,
     RecordRef,
 )
-from dealer_assist.store.schema import CHAINED_TABLES, blocking_migrations
+from dealer_assist.store.schema import CHAINED_TABLES, MIGRATION_SET, MIGRATIONS_TABLE, blocking_migrations
+from dealer_assist.store.text import check_name
 from dealer_assist.store.verify import VerifyReport, verify_log
 from dealer_assist.vision.events import TableEvent
 
@@ -112,6 +113,39 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
+def _check_recordable(db_path: Path) -> None:
+    """Before anything is written: the log's folder can be made, its key-frame folder is a folder, and an existing
+    file is a hand log (recording would add the log's tables to another program's database)."""
+    if db_path.is_dir():
+        raise DealerAssistError(f"cannot record to {db_path}: it is a folder; give a file name such as "
+                                f"{db_path / 'hand-log.sqlite'}")
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DealerAssistError(f"cannot record to {db_path}: its folder {db_path.parent} cannot be made "
+                                f"({path_problem(db_path, exc)})") from None
+    folder = snapshot_dir(db_path)
+    if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+        raise DealerAssistError(f"cannot record to {db_path}: its key-frame folder {folder} is not a folder (a file "
+                                "is in its place); move that file away, or record into a new log file")
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        return  # a new log
+    try:
+        conn = sqlite3.connect(db_path)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            ours = MIGRATIONS_TABLE in tables and conn.execute(
+                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE migration_set = ? LIMIT 1", (MIGRATION_SET,)).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise DealerAssistError(f"cannot open {db_path} as a hand log: {exc}") from None
+    if tables and not ours:
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise DealerAssistError(f"{db_path} is not a Dealer Assist hand log (a SQLite database with other tables: "
+                                f"{shown}); record into a new file or an existing hand log")
+
+
 class HandLog:
     """The hand log. Open with `HandLog.open(path)` to record, `HandLog.open_readonly(path)` to review."""
 
@@ -146,16 +180,25 @@ class HandLog:
         A signed log is only recorded into with its key; an unsigned one with records takes a key only with
         `adopt_key`, after its chain verifies (`log sign`)."""
         db_path = Path(path)
-        db_path.parent.mkdir(parents=True, exist_ok=True)
+        _check_recordable(db_path)
         anchor_file = anchor_path(db_path)
         had_anchor = anchor_file.exists()
-        anchor = AnchorWriter(anchor_file, key if key is not None else load_key())
+        key = key if key is not None else load_key()
+        try:
+            anchor = AnchorWriter(anchor_file, key)
+        except OSError as exc:
+            raise DealerAssistError(f"cannot record to {db_path}: its chain anchor {anchor_file} cannot be opened "
+                                    f"({path_problem(anchor_file, exc)})") from None
         try:
             fcntl.flock(anchor.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             anchor.close()
             raise DealerAssistError(f"the hand log {db_path} is being recorded by another process") from None
-        conn = connect(db_path, readonly=False)
+        try:
+            conn = connect(db_path, readonly=False)
+        except sqlite3.Error as exc:
+            anchor.close()
+            raise DealerAssistError(f"cannot record to {db_path}: {exc}") from None
         log = cls(db_path, conn, anchor, durability)
         try:
             log._setup_writer(had_anchor, adopt_key)
@@ -392,6 +435,7 @@ class HandLog:
         """The id of this table configuration; a changed profile or house rules gets a new row (a new version)."""
         if not name.strip():
             raise DealerAssistError("a table needs a name")
+        check_name("table", name)
         rules = _rules_text(house_rules)
         row = self.conn.execute('SELECT id, profile, house_rules FROM "tables" WHERE name = ? ORDER BY id DESC LIMIT 1',
                                 (name,)).fetchone()
@@ -404,6 +448,7 @@ class HandLog:
         """The id of the dealer with this name (badge or name as the room writes it), added if new."""
         if not name.strip():
             raise DealerAssistError("a dealer needs a name")
+        check_name("dealer", name)
         row = self.conn.execute("SELECT id FROM dealers WHERE name = ? ORDER BY id LIMIT 1", (name,)).fetchone()
         if row:
             return int(row[0])
@@ -533,6 +578,7 @@ class HandLog:
             raise DealerAssistError(f"unknown correction {kind!r}; accepted: {', '.join(CORRECTION_TARGETS)}")
         if not reason.strip() or not by.strip():
             raise DealerAssistError("a correction needs a reason and who made it")
+        check_name("floor person's", by)
         self._require_hand(hand_id, open_=False)
         if target_table == "hands":
             target_id = hand_id if target_id is None else target_id
@@ -563,15 +609,18 @@ class HandLog:
         self._require_hand(hand_id, open_=False)
         digest = hashlib.sha256(jpeg).hexdigest()
         target = snapshot_file(self.path, digest)
-        if not (target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == digest):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as fh:
-                fh.write(jpeg)
-                if self._durability == "power":
-                    fh.flush()
-                    os.fsync(fh.fileno())
-            os.replace(tmp, target)
+        try:
+            if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == digest):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+                with open(tmp, "wb") as fh:
+                    fh.write(jpeg)
+                    if self._durability == "power":
+                        fh.flush()
+                        os.fsync(fh.fileno())
+                os.replace(tmp, target)
+        except OSError as exc:
+            raise DealerAssistError(f"cannot save the key frame {target} ({path_problem(target, exc)})") from None
         self._write("snapshots", {"hand_id": hand_id, "label": label, "sha256": digest, "size": len(jpeg),
                                   "t": t, "frame": frame})
         return digest

@@ -15,6 +15,7 @@ import secrets
 from pathlib import Path
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.paths import path_problem
 
 KEY_ENV = "DEALER_ASSIST_LOG_KEY_FILE"
 KEY_BYTES = 32
@@ -55,12 +56,16 @@ def load_key(explicit: str | os.PathLike[str] | None = None) -> bytes | None:
 
 def write_new_key(path: Path) -> None:
     """Create a fresh random key readable by its owner alone; an existing file is never overwritten."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+    except FileExistsError as exc:
+        if not path.exists() and not path.is_symlink():  # a file where one of its folders goes
+            raise DealerAssistError(f"cannot write the key file {path}: {path_problem(path, exc)}") from None
         raise DealerAssistError(f"{path} already exists; a key is never overwritten (logs it signed would no "
                                 "longer verify)") from None
+    except OSError as exc:
+        raise DealerAssistError(f"cannot write the key file {path}: {path_problem(path, exc)}") from None
     with os.fdopen(fd, "w") as out:
         out.write(secrets.token_hex(KEY_BYTES) + "\n")
 

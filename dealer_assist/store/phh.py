@@ -22,6 +22,7 @@ written `??`), when the award can be made around them; otherwise it is written f
 from __future__ import annotations
 
 import contextlib
+import re
 import tomllib
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
@@ -35,6 +36,7 @@ from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.replay import dealer_step
 from dealer_assist.store.records import HandStory, StoredAction, StoredEvent
+from dealer_assist.store.text import printable
 from dealer_assist.vision.events import CardBurned, CardDealt, CardReplaced, CardsDiscarded, CardsShown
 
 _KEYS = ("small_blind", "big_blind", "ante", "small_bet", "big_bet")
@@ -81,7 +83,8 @@ def recorded_phh(story: HandStory) -> str:
     if n >= 2:
         blinds[0 if n > 2 else 1] = stakes.get("small_blind", 0)
         blinds[1 if n > 2 else 0] = stakes.get("big_blind", 0)
-    lines = [f"# Dealer Assist hand {hand.id}: table {hand.table}, hand #{hand.number}, dealer {hand.dealer}"]
+    lines = [printable(f"# Dealer Assist hand {hand.id}: table {hand.table}, hand #{hand.number}, "
+                       f"dealer {hand.dealer}")]  # a stored newline would end the comment
     if hand.game == "badugi":
         lines.append('variant = "FB"')
     else:
@@ -135,7 +138,8 @@ def recorded_phh(story: HandStory) -> str:
 
 
 def export_phh(stories: Iterable[HandStory]) -> Iterator[str]:
-    """PHH text per hand; several hands are written as a .phhs file with a `[N]` section each."""
+    """PHH text per hand; several hands are written as a .phhs file with a `[N]` table each (PokerKit's
+    `HandHistory.dumps_all` convention), the hand's own tables nested under it as `[N.name]`."""
     items = iter(stories)
     first = next(items, None)
     if first is None:
@@ -145,7 +149,14 @@ def export_phh(stories: Iterable[HandStory]) -> Iterator[str]:
         yield hand_phh(first)
         return
     for i, story in enumerate(chain((first, second), items), 1):
-        yield f"[{i}]\n" + hand_phh(story) + "\n"
+        yield f"[{i}]\n" + _nested(hand_phh(story), str(i)) + "\n"
+
+
+def _nested(text: str, key: str) -> str:
+    """One hand's PHH text with its table headers moved under `[key]` (`[_house_rules]` -> `[key._house_rules]`),
+    so the hands of a .phhs file stay apart. Only headers start a line with `[`: values are written inline, and the
+    lines of a multi-line array are indented."""
+    return re.sub(r"^(\[\[?)", lambda m: f"{m.group(1)}{key}.", text, flags=re.MULTILINE)
 
 
 def _queues(story: HandStory) -> tuple[dict[int, deque[Card | None]], deque[Card | None], deque[_Move]]:

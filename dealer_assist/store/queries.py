@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import sqlite3
@@ -24,7 +25,21 @@ from dealer_assist.store.records import (
 from dealer_assist.store.schema import CHAINED_TABLES
 from dealer_assist.vision.events import event_from_dict
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+MAX_ID = 2**63 - 1
+"""The largest row id SQLite stores (a signed 64-bit integer)."""
+
+
+def check_date(text: str) -> None:
+    """A one-line error unless `text` is a real calendar date written YYYY-MM-DD."""
+    try:
+        valid = bool(_DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:  # a month or day out of range
+        valid = False
+    if not valid:
+        raise DealerAssistError(f"bad date {text!r}; expected a calendar date as YYYY-MM-DD, e.g. 2026-01-31")
 
 
 def chain_head(conn: sqlite3.Connection) -> ChainHead:
@@ -74,8 +89,7 @@ def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str 
         where.append("t.name = ?")
         params.append(table)
     if date is not None:
-        if not _DATE.fullmatch(date):
-            raise DealerAssistError(f"bad date {date!r}; expected YYYY-MM-DD")
+        check_date(date)
         where.append("substr(h.started_at, 1, 10) = ?")
         params.append(date)
     if dealer is not None:
@@ -107,7 +121,7 @@ def _rows_where(conn: sqlite3.Connection, table: str, column: str, value: int) -
 
 def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
     """Everything recorded about one hand, sorted by chain sequence (the order it was written)."""
-    head = conn.execute(_SUMMARY + " WHERE h.id = ?", (hand_id,)).fetchone()
+    head = conn.execute(_SUMMARY + " WHERE h.id = ?", (hand_id,)).fetchone() if 0 < hand_id <= MAX_ID else None
     if head is None:
         raise DealerAssistError(f"no hand {hand_id} in the log; `dealer-assist log list` shows the hands")
     row = _rows_where(conn, "hands", "id", hand_id)[0]  # SELECT *: an older log has no `camera` column

@@ -15,6 +15,7 @@ from dealer_assist.store.records import (
     StoredRecord,
     StoredSnapshot,
 )
+from dealer_assist.store.text import printable
 from dealer_assist.vision.events import TableEvent
 
 
@@ -143,7 +144,8 @@ NOT_ENDED = {
 
 
 def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
-    """The whole hand as text: header, then every record in the order it was written."""
+    """The whole hand as text: header, then every record in the order it was written (control characters in stored
+    text escaped)."""
     hand = story.hand
     seats = ", ".join(f"seat {s} ({stack})" for s, stack in hand.seats.items())
     lines = [
@@ -176,4 +178,4 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
         lines.append(f"Ended {story.end.status}{reason} at {story.end.ended_at}")
     if any(isinstance(r, StoredCorrection) and r.kind == "void_hand" for r in story.records):
         lines.append("VOIDED by the floor (see the correction above).")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)  # a stored newline must not forge a line
