@@ -424,3 +424,21 @@ def test_refereed_demo_flags_a_referee_failure_instead_of_crashing() -> None:
     assert mirror.failed is not None and "boom" in mirror.failed
     assert flags.entries and "referee stopped" in flags.entries[0].flag.message
     assert table.prompt.message  # the driver's own prompt took over
+
+
+def test_the_frame_ring_names_the_frame_it_gives_the_hand_log() -> None:
+    import numpy as np
+
+    from dealer_assist.app.models.capture import FrameRing
+    from dealer_assist.vision.frames import Frame
+
+    ring = FrameRing(size=5, width=4)
+    for i in range(20):
+        ring.add(Frame(np.full((4, 8, 3), i, np.uint8), i / 10, i))
+    held = ring.nearest(2)                                  # long gone: the oldest kept, by its own index and time
+    assert held is not None and (held.index, held.t, int(held.image[0, 0, 0])) == (15, 1.5, 15)
+    by_time = ring.nearest(None, 1.72)
+    assert by_time is not None and by_time.index == 17
+    newest = ring.nearest(None)
+    assert newest is not None and newest.index == 19
+    assert FrameRing().nearest(3) is None

@@ -21,7 +21,7 @@ from dealer_assist.app.models.sim_demo import SimVideoWorker
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.audit.referee import Referee
 from dealer_assist.store.handlog import HandLog
-from dealer_assist.store.sink import HandLogSink
+from dealer_assist.store.sink import HandLogSink, HeldFrame
 
 SCREENSHOTS = Path(__file__).resolve().parent / "_screenshots"
 
@@ -32,9 +32,9 @@ class _RenderOnDemand:
     def __init__(self, sim) -> None:
         self.sim = sim
 
-    def get(self, index: int | None) -> np.ndarray | None:
+    def nearest(self, index: int | None, t: float | None = None) -> HeldFrame:
         f = min(max(0, index or 0), self.sim.frame_count - 1)
-        return np.ascontiguousarray(self.sim.render_frame(f)[::2, ::2])
+        return HeldFrame(f, f / self.sim.fps, np.ascontiguousarray(self.sim.render_frame(f)[::2, ::2]))
 
 
 def _jpeg(image: np.ndarray) -> bytes:

@@ -53,8 +53,28 @@ def test_records_reach_the_log_with_key_frames(tmp_path: Path) -> None:
         assert corrections[1].target_id == flags[1].id and corrections[2].target_id == flags[0].id
         assert not any(isinstance(r, StoredAward) for r in story.records)
         assert log.verify().ok
-        labels = [r[0] for r in log.conn.execute("SELECT label FROM snapshots ORDER BY id")]
-        assert labels == ["flag: card_to_wrong_seat", "deal complete", "flag: discard_returned"]
+        rows = list(log.conn.execute("SELECT label, frame FROM snapshots ORDER BY id"))
+        assert [label.split(" (")[0] for label, _ in rows] == ["flag: card_to_wrong_seat", "deal complete",
+                                                               "flag: discard_returned"]
+        # 2,000 frames were held at most 10 at full rate and 120 older ones: frame 30 was gone, and the key frame
+        # says which frame it shows instead
+        assert rows[0] == ("flag: card_to_wrong_seat (frame 60, the nearest held: frame 30 was no longer held)", 60)
+
+
+def test_recent_frames_keep_older_frames_sparsely_and_name_the_frame_they_give() -> None:
+    frames = RecentFrames(size=10, fps=15.0, older=20, older_every=5)
+    for i in range(200):
+        frames.add(i, np.full((4, 4, 3), i % 251, np.uint8))
+    exact = frames.nearest(195)
+    assert exact is not None and exact.index == 195 and exact.t == 13.0 and int(exact.image[0, 0, 0]) == 195
+    older = frames.nearest(122)                  # out of the last 10: the sparse tier's frame 120 stands in
+    assert older is not None and older.index == 120 and int(older.image[0, 0, 0]) == 120
+    assert frames.nearest(3) is not None and frames.nearest(3).index == 90    # type: ignore[union-attr]
+    by_time = frames.nearest(None, 10.0)         # a record with a time and no frame (a dealer's entry)
+    assert by_time is not None and by_time.index == 150
+    newest = frames.nearest(None)
+    assert newest is not None and newest.index == 199
+    assert RecentFrames().nearest(5) is None
 
 
 def test_a_provisional_award_names_its_open_misdeal_flag_in_the_log(tmp_path: Path) -> None:

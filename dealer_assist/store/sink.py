@@ -2,13 +2,14 @@
 
 Each referee record is committed before the next input is refereed. Key frames (deal complete, each
 draw, showdown, each flag) are saved as JPEG when a frame source is attached: the frame the record
-refers to when it is still in the recent-frames buffer, else the newest frame.
+refers to when it is still held, else the nearest frame held, and the snapshot row names the frame it shows.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -24,29 +25,54 @@ Image = npt.NDArray[np.uint8]
 Encoder = Callable[[Image], bytes]
 
 
-class RecentFrames:
-    """The last `size` frames by index (half resolution, to keep memory small)."""
+@dataclass(frozen=True, slots=True)
+class HeldFrame:
+    """A frame still held for key frames: its index in the source, its time when known, its (shrunk) image."""
 
-    def __init__(self, size: int = 120) -> None:
+    index: int
+    t: float | None
+    image: Image
+
+
+class RecentFrames:
+    """The last `size` frames by index, and every `older_every`-th frame before them back to `older` such frames
+    (half resolution, to keep memory small): a flag raised seconds after the frame it names (a skipped seat is
+    known only when the deal ends) still finds that frame or one a few frames from it."""
+
+    def __init__(self, size: int = 120, *, fps: float | None = None, older: int = 120, older_every: int = 5) -> None:
         self.size = size
+        self.fps = fps if fps is not None and fps > 0 else None
+        self.older = older
+        self.older_every = max(1, older_every)
         self._frames: OrderedDict[int, Image] = OrderedDict()
+        self._older: OrderedDict[int, Image] = OrderedDict()
 
     def add(self, index: int, image: Image) -> None:
         self._frames[index] = np.ascontiguousarray(image[::2, ::2])
         while len(self._frames) > self.size:
-            self._frames.popitem(last=False)
+            gone, old = self._frames.popitem(last=False)
+            if gone % self.older_every == 0:
+                self._older[gone] = old
+                while len(self._older) > self.older:
+                    self._older.popitem(last=False)
 
-    def get(self, index: int | None) -> Image | None:
-        """The frame `index` if still held, else the newest (None when there is none)."""
-        if index is not None and index in self._frames:
-            return self._frames[index]
-        return next(reversed(self._frames.values())) if self._frames else None
+    def nearest(self, index: int | None, t: float | None = None) -> HeldFrame | None:
+        """Frame `index` (or the frame at time `t`) if held, else the nearest one held; the newest when neither is
+        given; None when nothing is held."""
+        if index is None and t is not None and self.fps is not None:
+            index = round(t * self.fps)
+        held = [*self._older, *self._frames]
+        if not held:
+            return None
+        at = held[-1] if index is None else min(held, key=lambda i: (abs(i - index), -i))
+        image = self._frames[at] if at in self._frames else self._older[at]
+        return HeldFrame(at, at / self.fps if self.fps is not None else (t if at == index else None), image)
 
 
 class FrameLookup(Protocol):
-    """Anything that hands back a recent frame by index (or the newest one)."""
+    """Anything that hands back a held frame nearest an index or a time (see `RecentFrames.nearest`)."""
 
-    def get(self, index: int | None) -> Image | None: ...
+    def nearest(self, index: int | None, t: float | None = None) -> HeldFrame | None: ...
 
 
 def award_payload(out: AwardMade, flag_id: Callable[[int], int | None]) -> dict[str, Any]:
@@ -72,12 +98,16 @@ class HandLogSink:
         self._flags: dict[tuple[int, int], int] = {}
 
     def _snapshot(self, hand: int, label: str, t: float, frame: int | None) -> str | None:
+        """The key frame of a record at (`t`, `frame`); the row names the frame the picture really shows."""
         if self.frames is None or self.encode is None:
             return None
-        image = self.frames.get(frame)
-        if image is None:
+        held = self.frames.nearest(frame, t)
+        if held is None:
             return None
-        return self.log.save_snapshot(self.hand_ids[hand], label, self.encode(image), t=t, frame=frame)
+        if frame is not None and held.index != frame:
+            label = f"{label} (frame {held.index}, the nearest held: frame {frame} was no longer held)"
+        return self.log.save_snapshot(self.hand_ids[hand], label, self.encode(held.image), t=held.t,
+                                      frame=held.index)
 
     def hand_started(self, start: HandStart) -> None:
         self.hand_ids[start.number] = self.log.start_hand(

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from dealer_assist.store.sink import HeldFrame
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
 
 
@@ -158,6 +159,7 @@ class FrameRing:
         self.size = size
         self.width = width
         self._frames: dict[int, np.ndarray] = {}
+        self._times: dict[int, float] = {}
         self._order: list[int] = []
         self._lock = threading.Lock()
 
@@ -167,9 +169,26 @@ class FrameRing:
         small = np.ascontiguousarray(image[::step, ::step])  # nearest-neighbour shrink: cheap, no cv2
         with self._lock:
             self._frames[frame.index] = small
+            self._times[frame.index] = frame.t
             self._order.append(frame.index)
             while len(self._order) > self.size:
-                self._frames.pop(self._order.pop(0), None)
+                gone = self._order.pop(0)
+                self._frames.pop(gone, None)
+                self._times.pop(gone, None)
+
+    def nearest(self, index: int | None, t: float | None = None) -> HeldFrame | None:
+        """For the hand log's key frames: frame `index` (else the one nearest time `t`, else the newest) if kept,
+        else the nearest one kept, named by its own index and time."""
+        with self._lock:
+            if not self._order:
+                return None
+            if index is not None:
+                at = min(self._order, key=lambda i: (abs(i - index), -i))
+            elif t is not None:
+                at = min(self._order, key=lambda i: (abs(self._times[i] - t), -i))
+            else:
+                at = self._order[-1]
+            return HeldFrame(at, self._times[at], self._frames[at])
 
     def get(self, index: int | None) -> np.ndarray | None:
         """The frame with this index, else the nearest one kept (None when nothing is near)."""
