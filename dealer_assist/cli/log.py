@@ -1,5 +1,5 @@
-"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's), and its
-signing key."""
+"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's), record
+the floor's corrections of ended hands, and its signing key."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 import click
 
 from dealer_assist.audit.records import FlagKind
+from dealer_assist.cards import parse_card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
 from dealer_assist.store.log_key import KEY_ENV, load_key, write_new_key
 from dealer_assist.store.paths import path_problem, refuse_log_path
 from dealer_assist.store.queries import MAX_ID
+from dealer_assist.store.records import CorrectionKind, StoredCorrection, StoredEvent
 from dealer_assist.store.render import render_story
 from dealer_assist.store.text import printable
 from dealer_assist.store.verify import writer_active
@@ -60,10 +62,11 @@ def _hand_id(text: str) -> int:
 @click.group(cls=_OneLineErrors)
 def log() -> None:
     """Review the hand log: verify its hash chain, list hands, tell a hand's story, referee it again, export it;
-    make and adopt the key that signs its chain head.
+    record the floor's corrections; make and adopt the key that signs its chain head.
 
     The log is a SQLite file (browse it with Datasette); key frames are JPEG files in a folder
-    beside it. These commands only read it, but for `sign`, which signs its anchor file.
+    beside it. These commands only read it, but for `correct`, which appends a correction row, and `sign`, which
+    signs its anchor file.
     """
 
 
@@ -176,6 +179,106 @@ def show(log_path: Path | None, hand: str) -> None:
     with _open(log_path) as hand_log:
         story = hand_log.story(_hand_id(hand))
         click.echo(render_story(story, recorder_active=writer_active(hand_log.path)))
+
+
+_ONE_CARD_EVENTS = ("dealt", "exposed", "replaced")
+"""Event kinds that read one card: the ones a misread-card correction can name the true card of."""
+
+
+@log.command()
+@log_option
+@key_file_option
+@click.argument("hand")
+@click.option("--by", "by", required=True, help="Who made the ruling: the floor person's name or badge.")
+@click.option("--reason", required=True, help="Why (with --note, the note itself).")
+@click.option("--void", "void", is_flag=True, help="Void the hand.")
+@click.option("--accept-flag", "accept", default=None, metavar="FLAG_ID",
+              help="Accept the flag FLAG_ID (as numbered by `log show`): it stands.")
+@click.option("--dismiss-flag", "dismiss", default=None, metavar="FLAG_ID",
+              help="Dismiss the flag FLAG_ID (as numbered by `log show`): it does not stand.")
+@click.option("--misread", default=None, metavar="EVENT_ID:CARD",
+              help="Event EVENT_ID (as numbered by `log show`) read the wrong card; CARD is the one it was, e.g. "
+                   "12:Kd.")
+@click.option("--note", is_flag=True, help="Add a note to the hand (the --reason text).")
+def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str, void: bool,
+            accept: str | None, dismiss: str | None, misread: str | None, note: bool) -> None:
+    """Record the floor's correction of HAND, an ended hand: exactly one of --void, --accept-flag,
+    --dismiss-flag, --misread, --note.
+
+    The correction is a new row in the hash chain pointing at what it corrects; what was recorded is never
+    changed. Needs the log free of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    chosen = [name for name, given in (("--void", void), ("--accept-flag", accept is not None),
+                                       ("--dismiss-flag", dismiss is not None), ("--misread", misread is not None),
+                                       ("--note", note)) if given]
+    if len(chosen) != 1:
+        got = f" (got {' and '.join(chosen)})" if chosen else ""
+        raise DealerAssistError("give exactly one of --void, --accept-flag FLAG_ID, --dismiss-flag FLAG_ID, "
+                                f"--misread EVENT_ID:CARD, --note{got}")
+    if not reason.strip():
+        raise DealerAssistError("--reason is empty; say why the floor made this correction")
+    if not by.strip():
+        raise DealerAssistError("--by is empty; give the floor person's name or badge")
+    hand_id = _hand_id(hand)
+    kind: CorrectionKind
+    target: int | None = None
+    card = None
+    if void:
+        kind = "void_hand"
+    elif note:
+        kind = "note"
+    elif misread is not None:
+        kind = "misread_card"
+        event_text, sep, card_text = misread.partition(":")
+        if not sep:
+            raise DealerAssistError(f"bad --misread {printable(misread)!r}; expected EVENT_ID:CARD, e.g. 12:Kd")
+        target = _record_id("--misread event", event_text)
+        card = parse_card(card_text)
+    else:
+        kind = "accept_flag" if accept is not None else "dismiss_flag"
+        target = _record_id(f"--{kind.replace('_', '-')}", accept if accept is not None else dismiss or "")
+    path = resolve_log_path(log_path)
+    if not path.is_file():
+        raise DealerAssistError(f"no hand log at {path}")
+    key = load_key(key_file)
+    with HandLog.open(path, key=key) as hand_log:
+        story = hand_log.story(hand_id)
+        data: dict[str, str] = {}
+        if kind == "void_hand" and any(isinstance(r, StoredCorrection) and r.kind == "void_hand"
+                                       for r in story.records):
+            raise DealerAssistError(f"hand {hand_id} is already voided; `dealer-assist log show {hand_id}` shows by "
+                                    "whom")
+        if card is not None and target is not None:
+            data = _misread_data(story, target, str(card))
+        ref = hand_log.record_correction(hand_id, kind, reason=reason, by=by, target_id=target, data=data)
+    read = f"read {data['was']}; " if "was" in data else ""
+    what = {"void_hand": "voids the hand", "note": "a note on the hand",
+            "accept_flag": f"accepts flag #{target}", "dismiss_flag": f"dismisses flag #{target}",
+            "misread_card": f"event #{target} {read}the card was {card}"}[kind]
+    click.echo(printable(f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"))
+
+
+def _misread_data(story: HandStory, event_id: int, card: str) -> dict[str, str]:
+    """A misread correction's data, the true card and the card the event read, once the event is one that reads a
+    single card other than this one (an event of another hand is left to the store, which names it)."""
+    event = next((r.event for r in story.records if isinstance(r, StoredEvent) and r.id == event_id), None)
+    if event is None:
+        return {"card": card}
+    where = f"event #{event_id} of hand {story.hand.id}"
+    if event.kind not in _ONE_CARD_EVENTS:
+        raise DealerAssistError(f"{where} is a {event.kind} event, which reads no single card; a misread names the "
+                                "event of a dealt, exposed or replaced card")
+    was = event.to_dict().get("card")
+    if was is not None and str(was) == card:
+        raise DealerAssistError(f"{where} already reads {card}; nothing to correct")
+    return {"card": card} | ({"was": str(was)} if was is not None else {})
+
+
+def _record_id(option: str, text: str) -> int:
+    """A flag or event id from the command line, or a one-line error naming the option."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
+        raise DealerAssistError(f"bad {option} id {printable(text)!r}; give an id from 1 to {MAX_ID} as shown by "
+                                "`dealer-assist log show`")
+    return int(text)
 
 
 @log.command()

@@ -61,9 +61,18 @@ def open_hand_ids(conn: sqlite3.Connection) -> list[int]:
         "SELECT id FROM hands WHERE id NOT IN (SELECT hand_id FROM hand_ends) ORDER BY id")]
 
 
-_SUMMARY = """
+VOIDED = "voided"
+"""A hand's listed status once it has ended and the floor has voided it (a `void_hand` correction): the end row
+keeps what the referee saw, the correction row what the floor decided; the list shows the decision."""
+
+# The status is computed here, not in `hands_view`: a read-only copy of an older log (whose view cannot be
+# migrated) lists a voided hand as voided too.
+_SUMMARY = f"""
 SELECT h.id, h.number, t.name, d.name, h.session_id, h.game, h.button, h.seats, h.started_at,
-       e.status, e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id)
+       CASE WHEN e.status IS NOT NULL AND EXISTS (
+                SELECT 1 FROM corrections c WHERE c.hand_id = h.id AND c.kind = 'void_hand')
+            THEN '{VOIDED}' ELSE e.status END,
+       e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id)
 FROM hands h
 JOIN "tables" t ON t.id = h.table_id
 JOIN dealers d ON d.id = h.dealer_id

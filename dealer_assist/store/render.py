@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dealer_assist.store.records import (
@@ -95,9 +95,42 @@ def correction_sentence(corr: StoredCorrection) -> str:
     return f"FLOOR correction #{corr.id} by {corr.by}: {what}: {corr.reason}"
 
 
-def _award_lines(award: StoredAward) -> list[str]:
-    """The award's sentences, each share with its reason, and the totals."""
-    lines = [f"  {line}" for line in award.explanation]
+FLAG_RULINGS = {"accept_flag": "accepted", "dismiss_flag": "dismissed"}
+"""The corrections that rule on a flag, and the word for each ruling."""
+
+
+def flag_rulings(records: Iterable[StoredRecord]) -> dict[int, StoredCorrection]:
+    """The floor's latest ruling (accept or dismiss) on each flag, by flag id: a later ruling supersedes an earlier
+    one, as both stay in the log."""
+    rulings: dict[int, StoredCorrection] = {}
+    for rec in sorted((r for r in records if isinstance(r, StoredCorrection) and r.kind in FLAG_RULINGS),
+                      key=lambda r: r.seq):
+        rulings[rec.target_id] = rec
+    return rulings
+
+
+def provisional_line(pending: Sequence[int], rulings: Mapping[int, StoredCorrection]) -> str:
+    """Why the award is (or was) provisional: the flags it waited on that are still open, and how the floor ruled
+    on the others (the stored explanation names every flag open when the award was made)."""
+    still = [i for i in pending if i not in rulings]
+    ruled = "; ".join(f"flag #{i} {FLAG_RULINGS[rulings[i].kind]} by {rulings[i].by}" for i in pending if i in rulings)
+    if not still:
+        return f"No longer provisional: the floor ruled on every flag it waited on ({ruled})."
+    named = ", ".join(f"#{i}" for i in still)
+    ruled = f" Floor rulings: {ruled}." if ruled else ""
+    return (f"Provisional: flag{'s' if len(still) > 1 else ''} {named} open; the floor decides whether the hand "
+            f"stands.{ruled}")
+
+
+def _award_lines(award: StoredAward, rulings: Mapping[int, StoredCorrection]) -> list[str]:
+    """The award's sentences (a provisional note brought up to date with the floor's rulings), each share with its
+    reason, and the totals."""
+    explanation = list(award.explanation)
+    pending = award.award.get("pending_flag_ids")
+    if isinstance(pending, list) and pending and all(isinstance(i, int) for i in pending):
+        explanation = [line for line in explanation if not line.startswith("Provisional:")]
+        explanation.append(provisional_line(pending, rulings))
+    lines = [f"  {line}" for line in explanation]
     for pot in award.award.get("pots") or ():
         if not isinstance(pot, Mapping):
             continue
@@ -114,11 +147,12 @@ def _award_lines(award: StoredAward) -> list[str]:
     return lines
 
 
-def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str]]) -> list[str]:
+def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str]],
+                  rulings: Mapping[int, StoredCorrection]) -> list[str]:
     """One record as text, with the floor's corrections of it underneath."""
     if isinstance(record, StoredEvent):
         ev = record.event
-        lines = [f"{_when(ev.t, ev.frame)}{event_sentence(ev)}"]
+        lines = [f"{_when(ev.t, ev.frame)}{event_sentence(ev)} (event #{record.id})"]  # the id `log correct` takes
         lines += [f"{'':24}  ^ {n}" for n in notes.get(("events", record.id), ())]
         return lines
     if isinstance(record, StoredAction):
@@ -128,7 +162,7 @@ def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str
         lines += [f"{'':24}  ^ {n}" for n in notes.get(("flags", record.id), ())]
         return lines
     if isinstance(record, StoredAward):
-        return [f"{_when(record.t)}AWARD", *_award_lines(record)]
+        return [f"{_when(record.t)}AWARD", *_award_lines(record, rulings)]
     if isinstance(record, StoredCorrection):
         return [f"{_when(record.t)}{correction_sentence(record)} (recorded {record.recorded_at})"]
     if isinstance(record, StoredSnapshot):
@@ -165,9 +199,10 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
         if isinstance(rec, StoredCorrection) and rec.target_table != "hands":
             notes.setdefault((rec.target_table, rec.target_id), []).append(
                 f"corrected by floor (#{rec.id}, {rec.by}): {correction_sentence(rec).split(': ', 1)[1]}")
+    rulings = flag_rulings(story.records)
     lines.append("")
     for rec in story.records:
-        lines += _record_lines(rec, notes)
+        lines += _record_lines(rec, notes, rulings)
     lines.append("")
     if story.end is None:
         lines.append(NOT_ENDED[recorder_active])
@@ -176,6 +211,7 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     else:
         reason = f": {story.end.reason}" if story.end.reason else ""
         lines.append(f"Ended {story.end.status}{reason} at {story.end.ended_at}")
-    if any(isinstance(r, StoredCorrection) and r.kind == "void_hand" for r in story.records):
-        lines.append("VOIDED by the floor (see the correction above).")
+    void = next((r for r in story.records if isinstance(r, StoredCorrection) and r.kind == "void_hand"), None)
+    if void is not None:
+        lines.append(f"VOIDED by the floor (correction #{void.id}, {void.by}: {void.reason}).")
     return "\n".join(printable(line) for line in lines)  # a stored newline must not forge a line
