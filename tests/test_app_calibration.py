@@ -60,6 +60,16 @@ def test_wizard_refuses_collinear_clicks_and_unknown_profile() -> None:
     assert not wizard.set_profile("no-such-table") and "Cannot load" in wizard.message
 
 
+def test_a_seat_zone_is_not_moved_over_another_seats_cards() -> None:
+    """The saved profile must load again, and the loader refuses zones that overlap where cards are dealt."""
+    wizard = CalibrationWizard("oval-6")
+    one, two = wizard.profile.seat(1), wizard.profile.seat(2)   # type: ignore[union-attr]
+    dx, dy = two.card_spot[0] - one.card_spot[0], two.card_spot[1] - one.card_spot[1]
+    assert not wizard.move_seat(1, dx, dy)                      # seat 1's cards onto seat 2's
+    assert wizard.profile.seat(1) == one                        # type: ignore[union-attr]
+    assert wizard.move_seat(1, 1.0, 0.5)                        # a small nudge is fine
+
+
 def test_fitted_calibration_centres_the_table() -> None:
     profile = load_profile("oval-6")
     cal = fitted_calibration(profile, (960, 540))

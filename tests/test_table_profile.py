@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import tomli_w
 
 from dealer_assist.vision.table_profile import (
     PROFILE_DIR,
@@ -121,6 +122,40 @@ def test_bad_values_name_the_key(find: str, replace: str, expect: str) -> None:
     msg = _one_line(exc)
     assert msg.startswith("t.toml")
     assert expect in msg
+
+
+def _with_seat(number: int, **changes: object) -> str:
+    """BASE with seat `number`'s keys changed (each a TOML value)."""
+    data = oval_profile(6).to_dict()
+    data["seat"][number - 1].update(changes)
+    return tomli_w.dumps(data)
+
+
+def test_a_zone_that_crosses_itself_is_refused() -> None:
+    zone = oval_profile(6).seats[0].zone
+    bowtie = [list(zone[0]), list(zone[2]), list(zone[1]), list(zone[3])]   # two corners swapped
+    with pytest.raises(ProfileError, match=r"\[\[seat\]\] 1: key 'zone' crosses itself"):
+        TableProfile.loads(_with_seat(1, zone=bowtie), source="t.toml")
+
+
+def test_a_card_spot_outside_its_own_zone_or_inside_anothers_is_refused() -> None:
+    profile = oval_profile(6)
+    with pytest.raises(ProfileError, match=r"card_spot .* lies outside the seat's own zone"):
+        TableProfile.loads(_with_seat(2, card_spot=list(profile.seats[0].card_spot)), source="t.toml")
+    shared = [list(p) for p in profile.seats[0].zone]                  # seat 2 given seat 1's zone and spot
+    with pytest.raises(ProfileError, match=r"\[\[seat\]\] 1's card_spot lies in seat 2's zone"):
+        TableProfile.loads(_with_seat(2, zone=shared, card_spot=list(profile.seats[0].card_spot)), source="t.toml")
+
+
+@pytest.mark.parametrize(("find", "replace", "expect"), [
+    ("seats = 6", "seats = 6\ncolour = \"green\"", "unknown key 'colour'"),
+    ("card_spot = [", "card_spt = [", "unknown key 'card_spt'; accepted: number, zone, card_spot"),
+    ("muck = [", "muk = [", "unknown key 'muk'"),
+])
+def test_a_misspelt_key_is_refused_not_ignored(find: str, replace: str, expect: str) -> None:
+    with pytest.raises(ProfileError) as exc:
+        TableProfile.loads(BASE.replace(find, replace, 1), source="t.toml")
+    assert expect in _one_line(exc)
 
 
 def test_generator_rejects_bad_seat_counts() -> None:

@@ -238,7 +238,37 @@ def _polygon(value: Any, where: str, key: str) -> Polygon:
     poly = tuple(_point(v, where, key) for v in value)
     if abs(polygon_area(poly)) < 1e-6:
         raise ProfileError(f"{where}: key {key!r} is a degenerate polygon (zero area)")
+    crossing = _self_crossing(poly)
+    if crossing is not None:
+        raise ProfileError(f"{where}: key {key!r} crosses itself (its edges {crossing[0]} and {crossing[1]} cross); "
+                           "list its corners in order around it")
     return poly
+
+
+def _self_crossing(poly: Polygon) -> tuple[int, int] | None:
+    """The first two edges (numbered from 1) of `poly` that cross, if any: a bow-tie zone's inside is not what the
+    room drew, and point-in-polygon tests then put cards in the wrong seat."""
+    n = len(poly)
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue                      # neighbours through the closing corner
+            c, d = poly[j], poly[(j + 1) % n]
+            if (cross(a, b, c) * cross(a, b, d) < 0) and (cross(c, d, a) * cross(c, d, b) < 0):
+                return i + 1, j + 1
+    return None
+
+
+def _known_keys(data: dict[str, Any], accepted: tuple[str, ...], where: str) -> None:
+    """A misspelt key (`card_spt`) would otherwise be ignored and its setting silently left at nothing."""
+    unknown = sorted(k for k in data if k not in accepted)
+    if unknown:
+        raise ProfileError(f"{where}: unknown key {unknown[0]!r}; accepted: {', '.join(accepted)}")
 
 
 def _require(data: dict[str, Any], key: str, where: str) -> Any:
@@ -263,6 +293,7 @@ def _check_inside(poly: Sequence[Point], width: float, height: float, where: str
 
 
 def _parse(data: dict[str, Any], src: str) -> TableProfile:
+    _known_keys(data, ("name", "width_cm", "height_cm", "seats", "outline", "areas", "seat", "aruco"), src)
     name = _require(data, "name", src)
     if not isinstance(name, str) or not name.strip():
         raise ProfileError(f"{src}: key 'name' must be a non-empty string")
@@ -275,6 +306,7 @@ def _parse(data: dict[str, Any], src: str) -> TableProfile:
     _check_inside(outline, width, height, src, "outline")
     areas = _table(_require(data, "areas", src), src, "areas")
     where = f"{src}: [areas]"
+    _known_keys(areas, ("muck", "stub", "pot", "dealer"), where)
     muck, stub, pot = (_polygon(_require(areas, k, where), where, k) for k in ("muck", "stub", "pot"))
     for key, poly in (("muck", muck), ("stub", stub), ("pot", pot)):
         _check_inside(poly, width, height, where, key)
@@ -292,15 +324,25 @@ def _parse(data: dict[str, Any], src: str) -> TableProfile:
         if number != i:
             raise ProfileError(f"{where}: key 'number' must be {i} (seats are numbered 1..{count} in order), "
                                f"got {number!r}")
+        _known_keys(raw, ("number", "zone", "card_spot", "facing_deg", "button_spot"), where)
         zone = _polygon(_require(raw, "zone", where), where, "zone")
         _check_inside(zone, width, height, where, "zone")
         spot = _point(_require(raw, "card_spot", where), where, "card_spot")
         facing = _number(_require(raw, "facing_deg", where), where, "facing_deg")
         button = _point(_require(raw, "button_spot", where), where, "button_spot")
         _check_inside((spot, button), width, height, where, "card_spot/button_spot")
+        if not points_in_polygon([spot], zone)[0]:
+            raise ProfileError(f"{where}: card_spot [{spot[0]:g}, {spot[1]:g}] lies outside the seat's own zone; "
+                               "the cards in front of a seat must fall in its zone")
         seats.append(Seat(i, zone, spot, facing, button))
+    for seat in seats:
+        for other in seats:
+            if other is not seat and points_in_polygon([seat.card_spot], other.zone)[0]:
+                raise ProfileError(f"{src}: [[seat]] {seat.number}'s card_spot lies in seat {other.number}'s zone "
+                                   "too; seat zones must not overlap where cards are dealt")
 
     aruco = _table(data.get("aruco", {}), src, "aruco")
+    _known_keys(aruco, ("dictionary", "marker"), f"{src}: [aruco]")
     dictionary = aruco.get("dictionary", "DICT_4X4_50")
     if dictionary not in ARUCO_DICTIONARIES:
         raise ProfileError(
@@ -314,6 +356,7 @@ def _parse(data: dict[str, Any], src: str) -> TableProfile:
         where = f"{src}: [[aruco.marker]] {i}"
         if not isinstance(raw, dict):
             raise ProfileError(f"{where}: must be a table")
+        _known_keys(raw, ("id", "center", "size_cm", "rotation_deg"), where)
         mid = _require(raw, "id", where)
         if isinstance(mid, bool) or not isinstance(mid, int) or mid < 0:
             raise ProfileError(f"{where}: key 'id' must be a whole number >= 0, got {mid!r}")

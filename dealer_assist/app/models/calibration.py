@@ -22,7 +22,7 @@ from dealer_assist.vision.calibration import (
     default_camera_path,
     draw_overlay,
 )
-from dealer_assist.vision.table_profile import TableProfile, load_profile, shipped_profiles
+from dealer_assist.vision.table_profile import TableProfile, load_profile, points_in_polygon, shipped_profiles
 
 Image = npt.NDArray[np.uint8]
 STEPS = (
@@ -137,7 +137,8 @@ class CalibrationWizard:
         self._drag_from = None
 
     def move_seat(self, number: int, dx: float, dy: float) -> bool:
-        """Move a seat's zone, card spot and button spot by (dx, dy) table cm; False if it would leave the table."""
+        """Move a seat's zone, card spot and button spot by (dx, dy) table cm; False if it would leave the table or
+        reach over another seat's cards."""
         if self.profile is None:
             return False
         profile = self.profile
@@ -147,6 +148,9 @@ class CalibrationWizard:
         button = (seat.button_spot[0] + dx, seat.button_spot[1] + dy)
         if not all(0 <= px <= profile.width_cm and 0 <= py <= profile.height_cm for px, py in (*zone, spot, button)):
             return False
+        others = [s for s in profile.seats if s.number != number]
+        if any(points_in_polygon([spot], s.zone)[0] or points_in_polygon([s.card_spot], zone)[0] for s in others):
+            return False              # over another seat's cards: the saved profile would not load (zones overlap)
         moved = replace(seat, zone=zone, card_spot=spot, button_spot=button)
         self.profile = replace(profile, seats=tuple(moved if s.number == number else s for s in profile.seats))
         self.moved.add(number)
