@@ -59,7 +59,9 @@ def test_audit_raises_exactly_the_injected_flags(tmp_path: Path, game: str, seed
     conn = sqlite3.connect(log)
     labels = [r[0] for r in conn.execute("SELECT label FROM snapshots ORDER BY id")]
     conn.close()
-    assert "deal complete" in labels and all(f"flag: {k}" in labels for k, _ in want)
+    # a flag's key frame may be the nearest frame still held, and then its label says which (test_audit_sink)
+    kinds = {label.split(" (frame ")[0] for label in labels}
+    assert "deal complete" in kinds and all(f"flag: {k}" in kinds for k, _ in want)
     assert CliRunner().invoke(cli, ["log", "verify", "--log", str(log)]).exit_code == 0
 
 

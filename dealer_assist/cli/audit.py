@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from dealer_assist.audit.records import DealerAction
+from dealer_assist.cli.sources import FiniteRange
 from dealer_assist.errors import DealerAssistError
 
 
@@ -24,6 +25,9 @@ def _stacks(text: str) -> dict[int, int]:
             seat, chips = (int(v) for v in item.split(":"))
         except ValueError:
             raise click.BadParameter(f"{item!r} is not SEAT:CHIPS, e.g. 1:200,2:200,5:150") from None
+        if seat in out:
+            raise click.BadParameter(f"seat {seat} is given twice in {text!r}; give each seat once, e.g. "
+                                     "1:200,2:200,5:150", param_hint="'--seats'")
         out[seat] = chips
     return out
 
@@ -66,7 +70,7 @@ def _house(spec: str | None, default: str) -> Any:
               help="Seats in play and their chips (default: the truth's players, else every profile seat).")
 @click.option("--button", "button", type=click.IntRange(min=1), default=None, help="Button seat of the first hand.")
 @click.option("--dealer", "dealer", default="audit", show_default=True, help="Dealer name for the log session.")
-@click.option("--horizon", type=click.FloatRange(min=0.0), default=3.0, show_default=True,
+@click.option("--horizon", type=FiniteRange(min=0.0), default=3.0, show_default=True,
               help="Seconds to hold events and actions to put them back in time order.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 @click.option("--device", default=None, metavar="DEVICE",
@@ -95,6 +99,10 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.vision.tracker import TrackerConfig
 
     profile = load_profile(table)
+    if button is not None and button > profile.seat_count:
+        raise click.BadParameter(f"table {profile.name} has no seat {button}; accepted: 1 to {profile.seat_count}",
+                                 param_hint="'--button'")
+    given = _stacks(seats) if seats else None     # a bad --seats is told before the model loads
     from dealer_assist.cli.audit_truth import SimTruth, TruthDetector
 
     if detector.startswith("fake:"):
@@ -116,8 +124,8 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
                 "`dealer-assist calibrate --table PROFILE --image IMG --aruco --out FILE`, name one with --camera "
                 "FILE, or for a sim-video recording pass its --truth TRUTH.json")
         calibration = CameraCalibration.load(default, profile)
-    if seats:
-        stacks = _stacks(seats)
+    if given is not None:
+        stacks = given
     elif truth is not None:
         chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
         stacks = truth.data.get("stacks") or dict.fromkeys((int(s) for s in truth.data["players"]), chips)
@@ -145,7 +153,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     log = HandLog.open(path)
     try:
         session = log.open_session(profile.name, dealer, profile=profile.to_toml(), house_rules=rules.to_dict())
-        frames = RecentFrames(size=max(30, int((horizon + 2) * max(source.fps, 1.0))))
+        frames = RecentFrames(size=max(30, int((horizon + 2) * max(source.fps, 1.0))), fps=source.fps)
         sink = HandLogSink(log, session, frames=frames, encode=encode_jpeg)
         referee = Referee(config, sink)
         loop = RefereeLoop(referee, horizon, tracker=pipeline)     # the referee's phase goes back to the tracker

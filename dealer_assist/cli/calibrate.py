@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from dealer_assist.cli.sources import output_file
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.calibration import (
     CalibrationError,
@@ -40,6 +41,9 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
     profile = load_profile(table)
     if use_aruco == (points is not None):
         raise DealerAssistError("give exactly one of --points \"x,y x,y x,y x,y\" or --aruco")
+    out_path = output_file(out or default_camera_path(profile), "--out",
+                           {"the table profile (--table)": profile.source if Path(profile.source).is_file() else None,
+                            "the image (--image)": image_path})
     image = read_image(image_path)
     size = (int(image.shape[1]), int(image.shape[0]))
     if use_aruco:
@@ -54,8 +58,13 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
             raise CalibrationError(f"profile {profile.name!r} has fewer than 4 rail marks; give --table-points")
         if len(img_pts) != 4 or len(tab_pts) != 4:
             raise CalibrationError(f"give exactly 4 points (got {len(img_pts)} image, {len(tab_pts)} table)")
+        for i, (x, y) in enumerate(tab_pts, 1):
+            if not (0 <= x <= profile.width_cm and 0 <= y <= profile.height_cm):
+                raise CalibrationError(f"--table-points: point {i} ({x:g},{y:g}) lies off table {profile.name}; "
+                                       f"accepted: centimetres from 0,0 to {profile.width_cm:g},"
+                                       f"{profile.height_cm:g}")
         cal = calibrate_from_points(img_pts, tab_pts, size, profile.name)
-    path = cal.save(Path(out) if out else default_camera_path(profile))
+    path = cal.save(out_path)
     reach = camera_reach(profile, cal)
     corners = [round(min(reach.corner_px), 1), round(max(reach.corner_px), 1)]
     if as_json:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from dealer_assist.cli.sources import FiniteRange, output_file
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import PRESETS
 
 
@@ -30,7 +34,7 @@ def _sizes(text: str) -> tuple[int, int]:
 @click.option("--players", type=click.IntRange(2, 10), default=None,
               help="Players dealt in (default: 3 to 6 at random).")
 @click.option("--size", default="1280x720", show_default=True, help="Frame size WIDTHxHEIGHT.")
-@click.option("--fps", type=click.FloatRange(1.0, 240.0), default=15.0, show_default=True, help="Frames per second.")
+@click.option("--fps", type=FiniteRange(1.0, 240.0), default=15.0, show_default=True, help="Frames per second.")
 @click.option("--split", type=click.Choice(["held_out", "train", "all"]), default="held_out", show_default=True,
               help="Which card designs to draw from.")
 @click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=0, show_default=True,
@@ -40,16 +44,29 @@ def _sizes(text: str) -> tuple[int, int]:
 def sim_video(game: str, seed: int, errors: str, table: str, players: int | None, size: str, fps: float, split: str,
               felt_print: int, out: str, truth: str) -> None:
     """Render a simulated hand (deal, draws, folds, showdown) with exact ground-truth table events."""
-    from dealer_assist.synth.hand_video import SimulatedTable, write_video
+    from dealer_assist.synth.hand_video import VIDEO_SUFFIXES, SimulatedTable, write_video
     from dealer_assist.vision.table_profile import load_profile
 
     wanted = [e.strip() for e in errors.split(",") if e.strip()]
     profile = load_profile(table)
+    if players is not None and players > profile.seat_count:
+        raise click.BadParameter(f"{players} players do not fit table {profile.name}; accepted: 2 to "
+                                 f"{profile.seat_count} (its seats)", param_hint="'--players'")
+    if Path(out).suffix.lower() not in VIDEO_SUFFIXES:    # before rendering, and before OpenCV says it its own way
+        raise click.BadParameter(f"{out!r} is not a video file name; accepted suffixes: {', '.join(VIDEO_SUFFIXES)}",
+                                 param_hint="'--out'")
+    source_file = profile.source if Path(profile.source).is_file() else None
+    output_file(out, "--out", {"the truth file (--truth)": truth, "the table profile (--table)": source_file})
+    output_file(truth, "--truth", {"the table profile (--table)": source_file})
     source = SimulatedTable(game, seed, errors=wanted, profile=profile, size=_sizes(size), fps=fps,
                             players=players, split=split, felt_print=felt_print)  # type: ignore[arg-type]
     click.echo(f"{source.frame_count} frames at {fps:g} fps, {len(source.truth.events)} events, "
                f"{len(source.truth.errors)} injected errors; designs {source.truth.face_design} / "
                f"{source.truth.back_design}", err=True)
     write_video(source, out)
-    source.truth.save(truth)
+    try:
+        source.truth.save(truth)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise DealerAssistError(f"cannot write --truth {truth}: {why} (the video is in {out})") from None
     click.echo(f"wrote {out} and {truth}")

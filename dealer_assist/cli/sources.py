@@ -1,5 +1,6 @@
 """Frame sources as the command line opens them: vision's `open_source` plus the schemes that live in higher
-layers, registered here so that vision never imports synth.
+layers, registered here so that vision never imports synth. Also the checks the commands share on what they read
+and write: finite number ranges, and output files that can be written without destroying an input.
 
     sim:GAME:SEED[:OPTION=VALUE...]      a simulated hand (synth.hand_video.SimulatedTable) as a frame source
 
@@ -9,11 +10,68 @@ size=640x360:table=oval-6:players=4:fps=15`. `audit` and `app` open their source
 
 from __future__ import annotations
 
+import errno
+import math
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+import click
+
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.frames import FrameSource, SourceError
 
 SIM_OPTIONS = ("errors", "size", "table", "players", "fps")
+MAX_THREADS = 256
+"""The most CPU threads a command takes (--threads): far more than any table PC has, few enough to start at once."""
+
+
+class FiniteRange(click.FloatRange):
+    """click.FloatRange that also refuses nan and inf: nan passes every comparison, so the range alone lets it in."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number; accepted: {self._describe_range()}", param, ctx)
+        return number
+
+
+def thread_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A --threads callback: at most MAX_THREADS (a runtime asked for 100000 threads never comes back)."""
+    if value is not None and value > MAX_THREADS:
+        raise click.BadParameter(f"{value} is too many; accepted: 0 (the runtime decides) to {MAX_THREADS}")
+    return value
+
+
+def output_file(path: str | Path, option: str, others: Mapping[str, str | Path | None] | None = None) -> Path:
+    """`path` checked before any work as a file the command can write: not a folder, in a folder that exists or can be
+    made, and none of `others` (the command's inputs and other outputs, by what they are), which writing would
+    destroy. The one-line error names the option and the path."""
+    p = Path(path)
+    target = p.resolve()
+    for what, other in (others or {}).items():
+        if other is not None and Path(other).resolve() == target:
+            raise DealerAssistError(f"{option} {p} is also {what}; writing it there would destroy that, so give "
+                                    f"{option} another file")
+    if target.is_dir():
+        raise DealerAssistError(f"{option} {p} is a folder; accepted: a file path")
+    folder = target.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise DealerAssistError(f"cannot write {option} {p}: {folder} is a file, not a folder")
+    existed = target.exists()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)   # the command would make it anyway
+        with target.open("ab"):                            # appends nothing: the file is kept as it is
+            pass
+        if not existed:
+            target.unlink()
+    except OSError as exc:
+        why = (f"the folder {target.parent} takes no new files" if exc.errno == errno.ENOENT
+               else exc.strerror or str(exc))
+        raise DealerAssistError(f"cannot write {option} {p}: {why}") from None
+    return p
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
 
 import click
 
+from dealer_assist.cli.sources import FiniteRange, thread_count
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.synth.train import CLASSIFIER_ARCHS, MAX_HAND_VIDEOS, REUSABLE, TrainConfig
 
@@ -37,7 +39,8 @@ def layout_shares(text: str) -> tuple[float, float, float]:
         shares = tuple(float(part) for part in text.split(","))
     except ValueError:
         shares = ()
-    if len(shares) != 3 or min(shares) < 0 or abs(sum(shares) - 1) > 1e-6:
+    if (len(shares) != 3 or not all(math.isfinite(share) for share in shares) or min(shares) < 0
+            or abs(sum(shares) - 1) > 1e-6):
         raise click.BadParameter(f"{text!r} is not three shares summing to 1 (pile, fan, dealt row), "
                                  "such as 0.4,0.3,0.3", param_hint="--face-down-layouts")
     return shares[0], shares[1], shares[2]
@@ -55,7 +58,7 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--heldout-images", type=click.IntRange(min=0), default=_D.heldout_images, show_default=True,
               help="Evaluation scenes (held-out designs only).")
 @click.option("--epochs", type=click.IntRange(min=1), default=_D.epochs, show_default=True, help="Detector epochs.")
-@click.option("--hours", type=click.FloatRange(min=0.0), default=_D.hours, show_default=True,
+@click.option("--hours", type=FiniteRange(min=0.0), default=_D.hours, show_default=True,
               help="Cap on detector training time in hours (0: none); epochs shrink to fit.")
 @click.option("--classifier-epochs", type=click.IntRange(min=1), default=_D.classifier_epochs, show_default=True)
 @click.option("--classifier-arch", type=click.Choice(sorted(CLASSIFIER_ARCHS)), default=_D.classifier_arch,
@@ -73,8 +76,8 @@ def layout_shares(text: str) -> tuple[float, float, float]:
               "at both sizes (with --classifier-large-size).")
 @click.option("--batch", type=click.IntRange(min=1), default=_D.batch, show_default=True)
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index such as 0.")
-@click.option("--threads", type=click.IntRange(min=0), default=_D.threads, show_default=True,
-              help="CPU threads for training.")
+@click.option("--threads", type=click.IntRange(min=0), default=_D.threads, show_default=True, callback=thread_count,
+              help="CPU threads for training (at most 256).")
 @click.option("--workers", type=click.IntRange(min=0), default=_D.workers, show_default=True,
               help="Processes rendering scenes (and, on a GPU, loading tiles).")
 @click.option("--seed", type=click.IntRange(min=0), default=_D.seed, show_default=True)
@@ -100,7 +103,7 @@ def layout_shares(text: str) -> tuple[float, float, float]:
 @click.option("--hand-videos", "hand_videos", type=click.IntRange(0, MAX_HAND_VIDEOS), default=_D.hand_videos,
               show_default=True, help="Simulated hand videos (training designs) whose frames join the detector's "
               "tiles, 4 frames each: the table camera's own view. See models/README.md.")
-@click.option("--detector-lr", "detector_lr", type=click.FloatRange(min=0.0, min_open=True), default=None,
+@click.option("--detector-lr", "detector_lr", type=FiniteRange(min=0.0, min_open=True), default=None,
               help="The detector's starting learning rate (AdamW lr0; default 0.003 from the yaml, 0.0015 with "
               "--continue-from). A lower one keeps a fine-tune nearer the weights it starts from.")
 @click.option("--stop-after", "stop_after", type=click.Choice(["data", "detector"]), default=None,

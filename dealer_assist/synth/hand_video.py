@@ -79,6 +79,7 @@ from dealer_assist.vision.events import (
     TableEvent,
 )
 from dealer_assist.vision.frames import Frame
+from dealer_assist.vision.sources import quiet_video_logs
 from dealer_assist.vision.table_profile import TableProfile, oval_profile
 
 ERROR_KINDS: tuple[str, ...] = ("skipped_seat", "wrong_seat", "extra_replacement", "exposed_card")
@@ -87,6 +88,9 @@ FLAG_OF_ERROR: dict[str, str] = {"skipped_seat": "seat_skipped", "wrong_seat": "
 """The referee flag kind each injected dealer error must raise, at the error's seat (and no other flag)."""
 ROW_STEP_CM = 3.0
 """How far each card of a seat's row lies past the one under it (a card is 6.3 cm wide)."""
+VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".avi", ".mkv")
+"""The containers an mp4v video is written to (OpenCV's FFmpeg takes no other suffix for that codec)."""
+MIN_FPS, MAX_FPS = 1.0, 240.0
 
 
 class SimulationError(DealerAssistError):
@@ -419,9 +423,11 @@ def build_script(
     for e in errors:
         if e not in ERROR_KINDS:
             raise SimulationError(f"unknown dealer error {e!r}; accepted: {', '.join(ERROR_KINDS)}")
+    if players is not None and not 2 <= players <= profile.seat_count:
+        raise SimulationError(f"{players} players do not fit table {profile.name}; accepted: 2 to "
+                              f"{profile.seat_count} (its seats)")
     rng = np.random.default_rng([seed, 0x71DE0])
     n_players = players or min(profile.seat_count, int(rng.integers(3, 7)))
-    n_players = max(2, min(n_players, profile.seat_count))
     seats = sorted(int(s) for s in rng.choice(np.arange(1, profile.seat_count + 1), n_players, replace=False))
     stacks = {s: rules.big_blind * 40 if rules.betting != "fixed_limit" else rules.big_bet * 40 for s in seats}
     hand = _pick_hand(rules, stacks, seed, errors)
@@ -642,6 +648,8 @@ class SimulatedTable:
         markers: bool = True,
         felt_print: int = 0,
     ) -> None:
+        if not (math.isfinite(fps) and MIN_FPS <= fps <= MAX_FPS):
+            raise SimulationError(f"frame rate {fps} is out of range; accepted: {MIN_FPS:g} to {MAX_FPS:g} fps")
         rules = HouseRules.preset(game)
         self._rng = np.random.default_rng([seed, 0xF12A3E])
         rng = self._rng
@@ -751,12 +759,16 @@ class SimulatedTable:
 
 
 def write_video(source: SimulatedTable, out: str | Path, *, progress: bool = False) -> Path:
-    """Write every frame of a simulated table to an mp4 (mp4v)."""
+    """Write every frame of a simulated table to an mp4 (mp4v); another suffix than VIDEO_SUFFIXES is refused."""
+    path = Path(out)
+    if path.suffix.lower() not in VIDEO_SUFFIXES:
+        raise SimulationError(f"cannot write video {path}: not a video file name; accepted suffixes: "
+                              f"{', '.join(VIDEO_SUFFIXES)}")
     import cv2
 
-    path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), source.fps, source.size)
+    with quiet_video_logs():   # a failed open is said once below, not by OpenCV's own lines first
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), source.fps, source.size)
     if not writer.isOpened():
         raise SimulationError(f"cannot write video {path} (mp4v codec unavailable?)")
     try:

@@ -52,8 +52,8 @@ def check_homography(matrix: npt.ArrayLike, image_size: tuple[int, int], where: 
         h = np.asarray(h / h[2, 2], dtype=np.float64)
     det = float(np.linalg.det(h))
     if not math.isfinite(det) or abs(det) < 1e-12 or np.linalg.cond(h) > 1e12:
-        raise CalibrationError(f"{where}: the homography is degenerate (singular); recalibrate with 4 points "
-                               "that are not on one line")
+        raise CalibrationError(f"{where}: the homography is degenerate (singular) or too ill-conditioned to use; "
+                               "recalibrate with 4 points spread over the table, no 3 of them on one line")
     w, hgt = image_size
     corners = np.array([[0, 0, 1], [w, 0, 1], [w, hgt, 1], [0, hgt, 1]], dtype=np.float64) @ h.T
     scale = np.abs(h[2]).sum() * max(w, hgt, 1)
@@ -128,10 +128,13 @@ class CameraCalibration:
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | Path) -> Path:
-        """Write the calibration TOML."""
+        """Write the calibration TOML; a place it cannot be written is a one-line CalibrationError."""
         p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(self.to_toml(), encoding="utf-8")
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(self.to_toml(), encoding="utf-8")
+        except OSError as exc:
+            raise CalibrationError(f"cannot write the camera calibration to {p}: {exc.strerror or exc}") from None
         return p
 
     @classmethod
@@ -216,16 +219,27 @@ def parse_points(text: str, what: str = "points") -> list[tuple[float, float]]:
 
 
 def _collinear(points: Matrix, tol: float) -> bool:
+    """Whether 3 of the points lie on one line: a triangle of them whose area is under `tol` times the square of its
+    own longest side (its own, not the whole set's: one far point must not make the other three look flat)."""
     n = len(points)
     for i in range(n):
         for j in range(i + 1, n):
             for k in range(j + 1, n):
                 a, b, c = points[i], points[j], points[k]
                 area = abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) / 2
-                span = max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1e-9)
-                if area < tol * span * span:
+                side = max(np.hypot(*(b - a)), np.hypot(*(c - a)), np.hypot(*(c - b)), 1e-9)
+                if area < tol * side * side:
                     return True
     return False
+
+
+def _outside_image(points: Matrix, image_size: tuple[int, int]) -> int | None:
+    """The index of the first point outside the image (a pixel of slack for a click on its edge), else None."""
+    w, h = image_size
+    for i, (x, y) in enumerate(points):
+        if not (-1 <= x <= w + 1 and -1 <= y <= h + 1):
+            return i
+    return None
 
 
 def calibrate_from_points(image_points: npt.ArrayLike, table_points: npt.ArrayLike,
@@ -237,9 +251,19 @@ def calibrate_from_points(image_points: npt.ArrayLike, table_points: npt.ArrayLi
         raise CalibrationError(f"calibration: {len(img)} image points but {len(tab)} table points; give pairs")
     if len(img) < 4:
         raise CalibrationError(f"calibration: need at least 4 point pairs, got {len(img)}")
-    if len(img) == 4 and (_collinear(img, 1e-3) or _collinear(tab, 1e-3)):
-        raise CalibrationError("calibration: 3 of the 4 points lie on one line; mark 4 points spread over the table")
-    h, _ = cv2.findHomography(img.astype(np.float32), tab.astype(np.float32), 0)
+    if not (np.all(np.isfinite(img)) and np.all(np.isfinite(tab))):
+        raise CalibrationError("calibration: the points must be finite numbers")
+    outside = _outside_image(img, image_size)
+    if outside is not None:
+        x, y = img[outside]
+        raise CalibrationError(f"calibration: image point {outside + 1} ({x:g},{y:g}) lies outside the "
+                               f"{image_size[0]}x{image_size[1]} image; accepted: pixels from 0,0 to "
+                               f"{image_size[0]},{image_size[1]}")
+    with np.errstate(all="ignore"):   # table points far out overflow; the checks below say what is wrong
+        if len(img) == 4 and (_collinear(img, 1e-3) or _collinear(tab, 1e-3)):
+            raise CalibrationError("calibration: 3 of the 4 points lie on one line; mark 4 points spread over the "
+                                   "table")
+        h, _ = cv2.findHomography(img.astype(np.float32), tab.astype(np.float32), 0)
     if h is None:
         raise CalibrationError("calibration: no homography fits these points; check their order and values")
     h = check_homography(h, image_size, "calibration")
@@ -251,6 +275,8 @@ def calibrate_from_points(image_points: npt.ArrayLike, table_points: npt.ArrayLi
 def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
     """A BGR image from a file, or a one-line error for a missing or unreadable one."""
     p = Path(path)
+    if p.is_dir():
+        raise CalibrationError(f"image {str(p)!r} is a folder; accepted: an image file OpenCV reads (PNG, JPEG, ...)")
     if not p.is_file():
         raise CalibrationError(f"image {str(p)!r} not found")
     image = cv2.imread(str(p), cv2.IMREAD_COLOR)

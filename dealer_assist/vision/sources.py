@@ -8,10 +8,12 @@ the consumer always gets the newest frame and stale ones are dropped, never queu
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -19,6 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
+
+# FFmpeg (inside OpenCV) prints every broken packet of a damaged video on stderr, hundreds of lines before the one
+# that says the file is corrupt; OpenCV reads this level once, when the first video opens. Set it to see them.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")   # AV_LOG_QUIET
 
 SourceFactory = Callable[[str], FrameSource]
 _FACTORIES: dict[str, SourceFactory] = {}
@@ -62,6 +68,17 @@ def open_source(spec: str) -> FrameSource:
     return CaptureSource(Path(text))
 
 
+@contextmanager
+def quiet_video_logs() -> Iterator[None]:
+    """OpenCV's own log silenced for the block: a video that cannot be opened or read is said once, by our error."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 class CaptureSource:
     """A camera (int index), a stream (URL) or a video file (Path) read with cv2.VideoCapture.
 
@@ -74,9 +91,13 @@ class CaptureSource:
         self._target = target
         self._is_file = isinstance(target, Path)
         self._name = f"camera {target}" if isinstance(target, int) else str(target)
+        if isinstance(target, Path) and target.is_dir():
+            raise SourceError(f"{str(target)!r} is a folder; accepted: a video file ({', '.join(VIDEO_SUFFIXES)}), "
+                              "a camera index or a stream URL")
         if isinstance(target, Path) and not target.is_file():
             raise SourceError(f"video file {str(target)!r} not found")
-        cap = cv2.VideoCapture(target if isinstance(target, int) else str(target))
+        with quiet_video_logs():
+            cap = cv2.VideoCapture(target if isinstance(target, int) else str(target))
         if not cap.isOpened():
             cap.release()
             what = "camera" if isinstance(target, int) else ("video file" if self._is_file else "stream")
