@@ -193,3 +193,20 @@ def test_pipeline_gives_the_mapper_the_games_hand_size() -> None:
     assert badacey.mapper.config.hand_size == 5
     own = Pipeline.build(profile, cal, FakeDetector([]), TrackerConfig(hand_size=5), MapperConfig(hand_size=7))
     assert own.mapper.config.hand_size == 7 and own.mapper.config.zone_margin_cm == MapperConfig().zone_margin_cm
+
+
+def test_frames_of_another_size_than_the_calibration_are_refused() -> None:
+    """A 1280x720 calibration on 320x180 frames put every card in the wrong place: no events and no error."""
+    from dealer_assist.errors import DealerAssistError
+    from dealer_assist.vision.frames import Frame
+
+    class PixelReader(FakeDetector):
+        reads_image = True
+
+    profile = oval_profile(6)
+    camera = _camera(profile)
+    pipe = Pipeline.build(profile, camera, PixelReader())
+    w, h = camera.image_size
+    pipe.update(Frame(np.zeros((h, w, 3), np.uint8), 0.0, 0))
+    with pytest.raises(DealerAssistError, match=rf"the frames are 320x180 but .* made on {w}x{h} frames"):
+        pipe.update(Frame(np.zeros((180, 320, 3), np.uint8), 0.1, 1))

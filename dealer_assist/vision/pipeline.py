@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from dealer_assist.cards import Card, parse_card
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
 from dealer_assist.vision.detector import CameraBar, Detector, ScaleAware
@@ -77,6 +78,14 @@ class Pipeline:
 
     def update(self, frame: Frame) -> list[TableEvent]:
         """Detect, map and track one frame."""
+        cal = self.mapper.calibration
+        h, w = frame.image.shape[:2]
+        if (w, h) != tuple(cal.image_size) and getattr(self.detector, "reads_image", True):
+            # Another frame size maps every card to the wrong place on the table: no event, no error, no flag.
+            raise DealerAssistError(
+                f"the frames are {w}x{h} but the camera calibration for table {cal.table!r} was made on "
+                f"{cal.image_size[0]}x{cal.image_size[1]} frames; calibrate this camera at {w}x{h} "
+                "(dealer-assist calibrate) or record at the calibrated size")
         t0 = time.perf_counter()
         detections = self.detector.detect(frame.image)
         t1 = time.perf_counter()

@@ -15,6 +15,9 @@ class FakeDetector:
     """Returns scripted detections: one fixed `Detections`, a sequence played in order (the last one
     repeats), or a function of the image. Counts its calls in `calls`."""
 
+    reads_image = False
+    """Its detections are given, not found in the frame, so a frame of any size (a placeholder) will do."""
+
     name = "fake"
 
     def __init__(
