@@ -142,6 +142,9 @@ image_to_table = [[0.2, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 1.0]]
     (GOOD.replace("0.2, 0.0, 0.0], [0.0, 0.2", "0.2, 0.1, 0.0], [0.4, 0.2"), "degenerate (singular)"),
     (GOOD.replace("[0.0, 0.0, 1.0]]", "[-0.002, 0.0, 1.0]]"), "horizon crosses the image"),
     (GOOD.replace("0.2, 0.0, 0.0]", "nan, 0.0, 0.0]"), "non-finite"),
+    (GOOD + "error_cm = nan\n", "key 'error_cm' must be a number >= 0"),
+    (GOOD + 'method = "magic"\n', "key 'method' is 'magic'; accepted: points, known, fitted or aruco"),
+    (GOOD + "[points]\nimage = [[1, 2], [3]]\n", "[points] must hold 'image' and 'table'"),
 ])
 def test_bad_calibration_files(tmp_path: Path, text: str, expect: str) -> None:
     path = tmp_path / "bad.camera.toml"
@@ -155,6 +158,9 @@ def test_good_file_loads(tmp_path: Path) -> None:
     path = tmp_path / "ok.camera.toml"
     path.write_text(GOOD)
     assert np.allclose(CameraCalibration.load(path).to_table([[100, 50]]), [[20, 10]])
+    for method in ("points", "known", "fitted", "aruco:0,3,7"):
+        path.write_text(GOOD + f'method = "{method}"\n')
+        assert CameraCalibration.load(path).method == method
 
 
 def test_missing_calibration_file(tmp_path: Path) -> None:

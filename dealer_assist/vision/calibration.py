@@ -8,6 +8,7 @@ errors for a missing or broken file and for a degenerate homography.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -183,12 +184,20 @@ class CameraCalibration:
         image_size = (size[0], size[1])
         h = check_homography(np.array(raw, dtype=np.float64), image_size, where)
         err = data.get("error_cm", 0.0)
-        if isinstance(err, bool) or not isinstance(err, int | float) or err < 0:
+        if isinstance(err, bool) or not isinstance(err, int | float) or not math.isfinite(err) or err < 0:
             raise CalibrationError(f"{where}: key 'error_cm' must be a number >= 0, got {err!r}")
+        method = data.get("method", "points")
+        if not isinstance(method, str) or not re.fullmatch(r"points|known|fitted|aruco(:\d+(,\d+)*)?", method):
+            raise CalibrationError(f"{where}: key 'method' is {method!r}; accepted: points, known, fitted or "
+                                   "aruco:ID,ID,...")
         pts = data.get("points", {})
-        image_pts = tuple((float(a), float(b)) for a, b in pts.get("image", []))
-        table_pts = tuple((float(a), float(b)) for a, b in pts.get("table", []))
-        return cls(table, image_size, h, str(data.get("method", "points")), float(err), image_pts, table_pts)
+        try:
+            image_pts = tuple((float(a), float(b)) for a, b in pts.get("image", []))
+            table_pts = tuple((float(a), float(b)) for a, b in pts.get("table", []))
+        except (AttributeError, TypeError, ValueError):
+            raise CalibrationError(f"{where}: [points] must hold 'image' and 'table', lists of [x, y] "
+                                   "numbers") from None
+        return cls(table, image_size, h, method, float(err), image_pts, table_pts)
 
 
 def default_camera_path(profile: TableProfile) -> Path:
