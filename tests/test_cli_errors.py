@@ -23,6 +23,7 @@ CASES = [
     (["demo", "--text", "--game", "bogus"], "'--game': 'bogus' is not one of"),
     (["demo", "--screenshot", "shot.txt"], "accepted image types: .png"),
     (["app", "--screenshot", "shot"], "accepted image types: .png"),
+    (["rank", "--stdin", "Ah"], "give the cards on the command line or with --stdin, not both"),
     (["bogus"], "No such command 'bogus'"),
     (["rank", "--bogus"], "No such option '--bogus'"),
 ]

@@ -38,6 +38,8 @@ def rank(game: str, as_json: bool, from_stdin: bool, cards: tuple[str, ...]) -> 
 
     CARDS are like "Ah 2d 3c 4s" (separate words or one quoted string).
     """
+    if from_stdin and cards:
+        raise click.UsageError(f"give the cards on the command line or with --stdin, not both (got {' '.join(cards)})")
     if from_stdin:
         failed = False
         for lineno, line in enumerate(sys.stdin, 1):
