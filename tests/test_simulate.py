@@ -64,8 +64,10 @@ def test_simulate_bad_rules_file_is_one_line_error(tmp_path: Path) -> None:
 def test_demo_text_never_fails() -> None:
     result = CliRunner().invoke(cli, ["demo", "--text"])
     assert result.exit_code == 0 and "Final stacks:" in result.output
-    result = CliRunner().invoke(cli, ["demo", "--text", "--game", "nonsense", "--seed", "99"])
+    result = CliRunner().invoke(cli, ["demo", "--text", "--game", "badacey-limit-triple", "--seed", "99"])
     assert result.exit_code == 0 and "Final stacks:" in result.output
+    result = CliRunner().invoke(cli, ["demo", "--text", "--game", "nonsense"])   # a typo is said, not played as badugi
+    assert result.exit_code == 2 and "'nonsense' is not one of" in result.output
 
 
 def test_demo_opens_the_window_on_the_simulated_table(monkeypatch: pytest.MonkeyPatch) -> None:

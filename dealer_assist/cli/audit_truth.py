@@ -78,6 +78,7 @@ class TruthDetector:
     """Detections of frame `calls` (one call per frame, in order) from the rebuilt simulation."""
 
     name = "fake-truth"
+    reads_image = False  # the simulation's own detections: the video's frames may be placeholders of any size
 
     def __init__(self, truth: SimTruth) -> None:
         self.truth = truth

@@ -38,7 +38,9 @@ class DetectorError(DealerAssistError):
 
 @runtime_checkable
 class Detector(Protocol):
-    """Finds cards (face up: which; face down: "back") and the dealer button in one BGR image."""
+    """Finds cards (face up: which; face down: "back") and the dealer button in one BGR image. One whose detections
+    are given rather than read from the pixels says so with a class attribute `reads_image = False` (the pipeline then
+    takes frames of any size)."""
 
     @property
     def name(self) -> str: ...

@@ -361,6 +361,7 @@ class _NoDetector:
     """The pipeline's detector slot when detections are given per frame (`update_detections`)."""
 
     name = "simulated"
+    reads_image = False  # detections come with each frame, not from its pixels
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         return Detections.empty()
