@@ -117,6 +117,28 @@ def test_unreplayable_hand_is_written_from_the_records_with_the_reason(tmp_path:
     assert '"d dh p2 ??"' in text  # p1 is the seat left of the button: seat 2
 
 
+def test_the_floors_corrections_travel_with_the_phh(tmp_path: Path) -> None:
+    """A voided hand or a misread card must not read as a clean hand once exported: `_floor_corrections`."""
+    rules = HouseRules.preset("badugi-limit")
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        session = log.open_session("T1", "alice")
+        hand = simulate_hand(rules, 3, 5)
+        hand_id = record(log, session, hand)
+        clean = tomllib.loads(next(export_phh([log.story(hand_id)])))
+        assert "_floor_corrections" not in clean
+        log.record_correction(hand_id, "void_hand", reason="a second deck in play", by="floor sue")
+        (text,) = export_phh([log.story(hand_id)])
+        unreplayable = log.start_hand(session, button=1, stacks={1: 100, 2: 100}, house_rules=rules.to_toml())
+        log.record_event(unreplayable, CardDealt(t=0.1, frame=3, seat=1))
+        log.end_hand(unreplayable, "misdeal")
+        log.record_correction(unreplayable, "note", reason='said "misdeal" at once', by="floor sue")
+        (fallback,) = export_phh([log.story(unreplayable)])
+    assert tomllib.loads(text)["_floor_corrections"] == ["#1 void_hand by floor sue: a second deck in play"]
+    assert rules_phh.loads(text).stacks == hand.stacks           # the actions are still the hand as it was played
+    assert fallback.startswith("# not replayable")
+    assert tomllib.loads(fallback)["_floor_corrections"] == ['#2 note by floor sue: said "misdeal" at once']
+
+
 def test_a_show_the_camera_could_not_read_is_unknown_cards_not_a_muck(tmp_path: Path) -> None:
     """PHH's bare `sm` is a muck: a show with unread cards is written with `??` for each card the seat held."""
     with HandLog.open(tmp_path / "log.sqlite") as log:

@@ -22,6 +22,7 @@ written `??`), when the award can be made around them; otherwise it is written f
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import tomllib
 from collections import deque
@@ -35,7 +36,7 @@ from dealer_assist.rules import phh as rules_phh
 from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.replay import dealer_step
-from dealer_assist.store.records import HandStory, StoredAction, StoredEvent
+from dealer_assist.store.records import HandStory, StoredAction, StoredCorrection, StoredEvent
 from dealer_assist.store.text import printable
 from dealer_assist.vision.events import CardBurned, CardDealt, CardReplaced, CardsDiscarded, CardsShown
 
@@ -245,12 +246,30 @@ def replay(story: HandStory) -> Hand:
     return hand
 
 
+def floor_corrections(story: HandStory) -> list[str]:
+    """The floor's corrections of the hand, one line each, for the PHH's `_floor_corrections`: the actions stay as
+    the camera and the dealer recorded them, and a reader of the file alone still learns the hand was voided or a
+    card misread."""
+    out = []
+    for r in story.records:
+        if isinstance(r, StoredCorrection):
+            what = f"{r.kind} of {r.target_table[:-1]} {r.target_id}" if r.target_table != "hands" else r.kind
+            data = f" {json.dumps(r.data, sort_keys=True)}" if r.data else ""
+            out.append(printable(f"#{r.id} {what}{data} by {r.by}: {r.reason}"))
+    return out
+
+
 def hand_phh(story: HandStory) -> str:
     """One hand as PHH text: replayed through the rules if it can be, else straight from the records."""
+    corrections = floor_corrections(story)
     try:
         hand = replay(story)
     except (DealerAssistError, ValueError, AssertionError) as exc:
         why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return f"# not replayable through the rules engine ({why}); written from the records\n" + recorded_phh(story)
+        text = f"# not replayable through the rules engine ({why}); written from the records\n" + recorded_phh(story)
+        if corrections:
+            text += f"_floor_corrections = {json.dumps(corrections)}\n"   # JSON strings are TOML basic strings
+        return text
+    extra: dict[str, Any] = {"_floor_corrections": corrections} if corrections else {}
     return rules_phh.dumps(hand, _log_hand=story.hand.id, _table=story.hand.table, _hand_number=story.hand.number,
-                           _dealer=story.hand.dealer)
+                           _dealer=story.hand.dealer, **extra)
