@@ -139,6 +139,8 @@ def test_export_json_csv_phh(path: Path, tmp_path: Path) -> None:
     assert [h["hand"]["id"] for h in every] == [1, 2, 3]
     rows = list(csv.DictReader(io.StringIO(run("log", "export", "1", "--format", "csv", "--log", str(path)).output)))
     assert rows[0]["record"] == "hand" and rows[-1]["record"] == "end"
+    hand_data = json.loads(rows[0]["data"])
+    assert set(hand_data) == {"seats", "house_rules", "camera"} and "big_blind = 2" in hand_data["house_rules"]
     assert sum(r["record"] == "event" for r in rows) == 16
     assert [int(r["seq"]) for r in rows] == sorted(int(r["seq"]) for r in rows)
     phh = run("log", "export", "1", "--format", "phh", "--log", str(path)).output

@@ -86,7 +86,9 @@ def _csv_row(hand_id: int, record: StoredRecord) -> list[Any]:
 
 
 def export_csv(stories: Iterable[HandStory]) -> Iterator[str]:
-    """A header, then per hand a `hand` line, one line per record, and an `end` line."""
+    """A header, then per hand a `hand` line (its data: the seats' stacks, the house rules and whether a camera's
+    table was refereed, so the file alone says under which rules the hand was judged), one line per record, and an
+    `end` line."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
 
@@ -103,7 +105,8 @@ def export_csv(stories: Iterable[HandStory]) -> Iterator[str]:
         hand = story.hand
         writer.writerow([hand.id, story.seq, "hand", hand.id, hand.started_at, story.t, None, hand.button,
                          hand.game, f"table {hand.table} hand #{hand.number} dealer {hand.dealer}",
-                         canonical_json({str(k): v for k, v in hand.seats.items()})])
+                         canonical_json({"seats": {str(k): v for k, v in hand.seats.items()},
+                                         "house_rules": story.house_rules, "camera": story.camera})])
         for record in story.records:
             writer.writerow(_csv_row(hand.id, record))
         if story.end:
