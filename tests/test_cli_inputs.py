@@ -262,6 +262,19 @@ def test_seats_the_table_does_not_have_or_given_twice() -> None:
         SimulatedTable("badugi-limit", 1, profile=oval_profile(6), players=7, size=(320, 180))
 
 
+def test_a_truth_file_of_another_table_is_refused(tmp_path: Path) -> None:
+    """Its camera looked at another table: every card would land elsewhere, and the audit said 0 hands."""
+    truth = SimulatedTable("badugi-limit", 1, profile=oval_profile(6), size=(320, 180)).truth.save(
+        tmp_path / "six.json")
+    video = tmp_path / "v.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"mp4v"), 15.0, (64, 64))
+    writer.write(np.zeros((64, 64, 3), np.uint8))
+    writer.release()
+    one_error_line(run("audit", str(video), "--table", "oval-9", "--truth", str(truth), "--log",
+                       str(tmp_path / "log.sqlite")), "is of a video of table 'oval-6', not 'oval-9'")
+    assert not (tmp_path / "log.sqlite").exists()
+
+
 # -- 8. an output that cannot be written ---------------------------------------------------------------------------
 
 

@@ -116,6 +116,9 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
         calibration = CameraCalibration.load(camera, profile)
     elif truth is not None:
         calibration = truth.calibration()
+        if calibration.table != profile.name:      # its camera looked at another table: every card lands elsewhere
+            raise DealerAssistError(f"the truth file {truth_path} is of a video of table {calibration.table!r}, not "
+                                    f"{profile.name!r}; give --table {calibration.table}")
     else:
         default = default_camera_path(profile)
         if not default.is_file():       # the usual first run: say every way on, not only calibrate
