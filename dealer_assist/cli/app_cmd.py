@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
+
+from dealer_assist.cli.sources import output_file
 
 SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -17,14 +18,7 @@ def screenshot_path(_ctx: click.Context, _param: click.Parameter, value: Path | 
         return None
     if value.suffix.lower() not in SCREENSHOT_TYPES:
         raise click.BadParameter(f"{value}: accepted image types: {', '.join(SCREENSHOT_TYPES)}")
-    if value.is_dir():
-        raise click.BadParameter(f"{value} is a folder; give an image file name")
-    folder = next(p for p in (value.parent, *value.parent.parents) if p.exists())
-    if not folder.is_dir():
-        raise click.BadParameter(f"cannot save {value}: {folder} is a file, not a folder")
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"cannot save {value}: {folder} is not writable")
-    return value
+    return output_file(value, "--screenshot")
 
 
 @click.command("app")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from dealer_assist.cli.sources import output_file
+from dealer_assist.cli.sources import output_file, profile_file
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.calibration import (
     CalibrationError,
@@ -42,7 +41,7 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
     if use_aruco == (points is not None):
         raise DealerAssistError("give exactly one of --points \"x,y x,y x,y x,y\" or --aruco")
     out_path = output_file(out or default_camera_path(profile), "--out",
-                           {"the table profile (--table)": profile.source if Path(profile.source).is_file() else None,
+                           {"the table profile (--table)": profile_file(profile),
                             "the image (--image)": image_path})
     image = read_image(image_path)
     size = (int(image.shape[1]), int(image.shape[0]))

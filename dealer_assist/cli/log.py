@@ -51,12 +51,18 @@ def _open(log_path: Path | None) -> HandLog:
     return HandLog.open_readonly(resolve_log_path(log_path))
 
 
+def _row_id(text: str, what: str, listed_by: str) -> int:
+    """A row id (hand, flag, event) from the command line, or a one-line error naming `what` and where ids are
+    shown."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
+        raise DealerAssistError(f"bad {what} {printable(text)!r}; give {'a hand id' if what == 'hand' else 'an id'} "
+                                f"from 1 to {MAX_ID} as shown by `dealer-assist log {listed_by}`")
+    return int(text)
+
+
 def _hand_id(text: str) -> int:
     """A hand id from the command line, or a one-line error."""
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
-        raise DealerAssistError(f"bad hand {printable(text)!r}; give a hand id from 1 to {MAX_ID} as shown by "
-                                "`dealer-assist log list`")
-    return int(text)
+    return _row_id(text, "hand", "list")
 
 
 @click.group(cls=_OneLineErrors)
@@ -231,11 +237,11 @@ def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, re
         event_text, sep, card_text = misread.partition(":")
         if not sep:
             raise DealerAssistError(f"bad --misread {printable(misread)!r}; expected EVENT_ID:CARD, e.g. 12:Kd")
-        target = _record_id("--misread event", event_text)
+        target = _row_id(event_text, "--misread event id", "show")
         card = parse_card(card_text)
     else:
         kind = "accept_flag" if accept is not None else "dismiss_flag"
-        target = _record_id(f"--{kind.replace('_', '-')}", accept if accept is not None else dismiss or "")
+        target = _row_id(accept if accept is not None else dismiss or "", f"--{kind.replace('_', '-')} id", "show")
     path = resolve_log_path(log_path)
     if not path.is_file():
         raise DealerAssistError(f"no hand log at {path}")
@@ -271,14 +277,6 @@ def _misread_data(story: HandStory, event_id: int, card: str) -> dict[str, str]:
     if was is not None and str(was) == card:
         raise DealerAssistError(f"{where} already reads {card}; nothing to correct")
     return {"card": card} | ({"was": str(was)} if was is not None else {})
-
-
-def _record_id(option: str, text: str) -> int:
-    """A flag or event id from the command line, or a one-line error naming the option."""
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
-        raise DealerAssistError(f"bad {option} id {printable(text)!r}; give an id from 1 to {MAX_ID} as shown by "
-                                "`dealer-assist log show`")
-    return int(text)
 
 
 @log.command()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from dealer_assist.cli.sources import FiniteRange, output_file
+from dealer_assist.cli.sources import FiniteRange, output_file, profile_file
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import PRESETS
 
@@ -55,7 +55,7 @@ def sim_video(game: str, seed: int, errors: str, table: str, players: int | None
     if Path(out).suffix.lower() not in VIDEO_SUFFIXES:    # before rendering, and before OpenCV says it its own way
         raise click.BadParameter(f"{out!r} is not a video file name; accepted suffixes: {', '.join(VIDEO_SUFFIXES)}",
                                  param_hint="'--out'")
-    source_file = profile.source if Path(profile.source).is_file() else None
+    source_file = profile_file(profile)
     output_file(out, "--out", {"the truth file (--truth)": truth, "the table profile (--table)": source_file})
     output_file(truth, "--truth", {"the table profile (--table)": source_file})
     source = SimulatedTable(game, seed, errors=wanted, profile=profile, size=_sizes(size), fps=fps,

@@ -20,6 +20,7 @@ import click
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.frames import FrameSource, SourceError
+from dealer_assist.vision.table_profile import TableProfile
 
 SIM_OPTIONS = ("errors", "size", "table", "players", "fps")
 MAX_THREADS = 256
@@ -41,6 +42,12 @@ def thread_count(ctx: click.Context, param: click.Parameter, value: int | None) 
     if value is not None and value > MAX_THREADS:
         raise click.BadParameter(f"{value} is too many; accepted: 0 (the runtime decides) to {MAX_THREADS}")
     return value
+
+
+def profile_file(profile: TableProfile) -> str | None:
+    """The file a table profile was loaded from, as an input an output must not overwrite (None for a shipped name
+    given without its file, or a generated profile)."""
+    return profile.source if Path(profile.source).is_file() else None
 
 
 def output_file(path: str | Path, option: str, others: Mapping[str, str | Path | None] | None = None) -> Path:
