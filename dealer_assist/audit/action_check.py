@@ -48,7 +48,7 @@ def apply_action(hand: Hand, action: DealerAction, frame: int | None) -> ActionR
     amount = action.amount or 0
     if opts.raise_kind is None or opts.min_to is None or opts.max_to is None:
         why = opts.why_no_raise or "no bet or raise is allowed now"
-        option = "bets_per_round_cap" if "capped" in why else "short_all_in_rule" if "all-in" in why else None
+        option = "bets_per_round_cap" if "capped" in why else "short_all_in_rule" if "short" in why else None
         return ActionResult(False, make_flag(
             FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} {kind} to {amount}: {why}; not applied", t, frame,
             option=option))

@@ -222,6 +222,8 @@ class DrawChecks(RunState):
         """One replacement to the seat due; burn and reshuffle first when due (the camera does not see them)."""
         hand = self.hand
         if hand.burn_due:
+            if hand.stub_count == 0 and hand.can_reshuffle():
+                hand.reshuffle()        # nothing left to burn: the reshuffle comes first (004)
             hand.burn(None)
         if hand.needs_reshuffle:
             hand.reshuffle()

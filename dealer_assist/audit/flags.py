@@ -47,7 +47,7 @@ RULES: dict[FlagKind, FlagRule] = {
         "at least the big blind or the previous bet or raise", "betting"),
     FlagKind.ILLEGAL_ACTION: FlagRule(
         Severity.WARNING, "A seat may check only with nothing to call, call only a bet, and raise only below the "
-        "cap of one bet and three raises (fixed limit) and when the betting is open to it", "bets_per_round_cap"),
+        "cap of one bet and three raises (fixed limit) and when the betting is open to it"),
     FlagKind.FOLD_OUT_OF_ORDER: FlagRule(Severity.WARNING, _TURN + " (a fold out of turn stands)"),
     FlagKind.SHOW_OUT_OF_ORDER: FlagRule(Severity.WARNING, _SHOW),
     FlagKind.UNEXPECTED_EVENT: FlagRule(Severity.INFO, "The table did something the hand's rules do not expect now"),

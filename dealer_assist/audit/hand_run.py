@@ -102,6 +102,15 @@ class HandRun(ShowdownChecks):
         return frozenset(s for s, n in self._declared.items() if self._received.get(s, 0) < n)
 
     @property
+    def discards_seen(self) -> dict[int, int]:
+        """With `discard_then_replace`, before the draw's first replacement: the discards seen so far in the draw under
+        way (seat -> cards), which the Hand is given only when replacing begins (the seats discard in any order)."""
+        hand = self.hand
+        if hand.phase is not Phase.DRAWING or self._draw_no != hand.draw:
+            return {}
+        return {s: ev.count for s, ev in self._collected.items()}
+
+    @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE
 
@@ -444,6 +453,8 @@ class HandRun(ShowdownChecks):
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal(action.t)
         hand = self.hand
+        if hand.phase is Phase.DRAWING and self._fold_in_draw(action, frame):
+            return
         if hand.phase is Phase.DRAWING:
             self._close_draw(action.t, frame)
         seat = action.seat
@@ -509,6 +520,20 @@ class HandRun(ShowdownChecks):
         result = apply_action(hand, action, frame)
         if result.flag is not None:
             self._add(result.flag)
+
+    def _fold_in_draw(self, action: DealerAction, frame: int | None) -> bool:
+        """A fold entered while the draw is still visibly under way (a seat is owed cards, or a discard waits) is no
+        evidence that the draw ended (seats not seen drawing stood pat, and the betting began): it is a fold out of
+        turn, flagged, and it stands when the seat's turn to act comes. Whether it was taken so."""
+        hand, seat = self.hand, action.seat
+        if action.action != "fold" or seat not in hand.index_of or not hand.live[hand.index_of[seat]]:
+            return False
+        if hand.next_card_seat is None and self._held is None and not any(self.discards_seen.values()):
+            return False
+        self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, f"seat {seat} folded during draw {hand.draw}; it stands when "
+                   "its turn to act comes", action.t, frame)
+        self.pending.append(action)
+        return True
 
     def _flag_replaced(self, action: DealerAction, frame: int | None) -> None:
         """A seat's out-of-turn entry replaces its earlier one, still waiting: when either is a bet or a raise, one

@@ -33,14 +33,31 @@ def build_prompt(run: HandRun | None, next_button: int | None = None) -> Prompt:
     phase = hand.phase
     next_card = None
     owed: dict[int, int] = {}
+    reshuffle_said = False
     if phase is Phase.DEALING:
         next_card = run.deal.next_seat
         text = f"dealing: next card to seat {next_card}"
+    elif phase is Phase.DRAWING and any(run.discards_seen.values()):
+        # Discard then replace: the discards seen wait for the first replacement to be declared to the Hand.
+        seen = run.discards_seen
+        order = [hand.seats[i] for i in hand.draw_order]
+        owed = {s: seen[s] for s in order if seen.get(s)}
+        waiting = [s for s in order if s in run.drawing_seats]
+        if waiting:
+            text = f"draw {hand.draw}: seat {waiting[0]} to discard (or stand pat)"
+        else:
+            next_card = next(iter(owed), None)
+            burn = "burn a card, then " if hand.burn_owed else ""
+            text = f"draw {hand.draw}: {burn}seat {next_card} is owed {owed.get(next_card or 0, 0)}"
     elif phase is Phase.DRAWING:
         owed = {s: hand.owed_to(s) for s in hand.seats if hand.owed_to(s)}
         next_card = hand.next_card_seat
         if hand.next_discarder is not None and next_card is None:
             text = f"draw {hand.draw}: seat {hand.next_discarder} to discard (or stand pat)"
+        elif hand.burn_due and hand.stub_count == 0 and hand.needs_reshuffle:
+            text = (f"draw {hand.draw}: the stub is empty: reshuffle the burns and earlier discards (004), burn a "
+                    f"card, then seat {next_card} is owed {owed.get(next_card or 0, 0)}")
+            reshuffle_said = True
         elif hand.burn_due:
             text = f"draw {hand.draw}: burn a card, then seat {next_card} is owed {owed.get(next_card or 0, 0)}"
         else:
@@ -49,6 +66,6 @@ def build_prompt(run: HandRun | None, next_button: int | None = None) -> Prompt:
         text = f"showdown: seat {hand.next_shower} shows (or mucks)"
     else:
         text = "hand over: pots awarded" if run.award is not None else "hand over"
-    if hand.needs_reshuffle:
+    if hand.needs_reshuffle and not reshuffle_said:
         text += "; the stub cannot give the next card: reshuffle the burns and earlier discards (004)"
     return Prompt(str(phase), None, (), next_card, owed, hand.stub_count, hand.needs_reshuffle, message=text)
