@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -33,9 +34,10 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.app import theme
-from dealer_assist.app.models.capture import CaptureThread, LatestFrame, SyntheticSource
+from dealer_assist.app.models.capture import CaptureThread, FrameRing, LatestFrame, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.log_sink import GuardedSink
 from dealer_assist.app.models.refereed import RefereedDemo
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
@@ -296,7 +298,8 @@ class MainWindow(QMainWindow):
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
         self.sim_worker: SimVideoWorker | None = None
-        self.demo_log: HandLog | None = None
+        self.log_writer: HandLog | None = None  # the hand log's one writer: the video demo's and the table's hands
+        self.table_sink: GuardedSink | None = None
         self.sim_award: Award | None = None
         self.sim_errors: tuple[str, ...] = ()
         self.sim_seed = seed
@@ -479,12 +482,10 @@ class MainWindow(QMainWindow):
         from dealer_assist.store.sink import HandLogSink
 
         try:
-            if self.demo_log is None:
-                self.demo_log = HandLog.open(self.review_model.path)
-            session = self.demo_log.open_session("demo (simulated video)", "simulator",
-                                                 house_rules=worker.config.rules.to_dict() if worker.config else "")
-            sink: RefereeSink = HandLogSink(self.demo_log, session, frames=worker.ring, encode=_jpeg)
-            return sink
+            rules = worker.config.rules.to_dict() if worker.config else ""
+            session = self._log_writer().open_session("demo (simulated video)", "simulator", house_rules=rules)
+            return GuardedSink(HandLogSink(self._log_writer(), session, frames=worker.ring, encode=_jpeg),
+                               self.review_model.path, self.show_notice)
         except (DealerAssistError, OSError) as exc:
             self.show_notice(f"Demo hands are not being recorded: {exc}")
             return None
@@ -556,16 +557,42 @@ class MainWindow(QMainWindow):
             self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
             return None
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
-        referee = Referee(TableConfig.make(self.rules, stacks, button=1, camera=True))
-        worker = VisionWorker(source, pipeline, self.slot)  # horizon 0: the referee answers the pad at once
+        ring = FrameRing()
+        sink = self._table_sink(profile.name, profile.to_toml(), ring)   # every record committed as it happens
+        referee = Referee(TableConfig.make(self.rules, stacks, button=1, camera=True), sink)
+        worker = VisionWorker(source, pipeline, self.slot, ring=ring)  # horizon 0: the referee answers the pad at once
         self.session = LiveSession(referee, self.table, self.flags, worker)
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
         self.session.award_ready.connect(self._on_live_award)
         self.session.hand_started.connect(lambda: self.live.show_award(None))
         self.session.start()
         self.session_timer.start()
+        self.source_timer.start()      # a camera that fails mid-session is said (`_check_source`)
         self.live.show_banner(camera_reach(profile, calibration).warning())   # a camera too coarse to read shows
         return self.session
+
+    def _table_sink(self, table: str, profile: str, ring: FrameRing) -> RefereeSink | None:
+        """The hand log for the camera's table: a session in it, written through a guarded sink (a log that cannot
+        be opened, or stops being writable, is said in one line; the referee carries on)."""
+        from dealer_assist.store.sink import HandLogSink
+
+        path = self.review_model.path
+        try:
+            session = self._log_writer().open_session(table, "dealer", profile=profile,
+                                                      house_rules=self.rules.to_dict())
+        except (DealerAssistError, OSError, sqlite3.Error) as exc:
+            self.show_notice(f"Hands at this table are not being recorded: {exc}")
+            return None
+        self.table_sink = GuardedSink(HandLogSink(self._log_writer(), session, frames=ring, encode=_jpeg), path,
+                                      self.show_notice)
+        return self.table_sink
+
+    def _log_writer(self) -> HandLog:
+        """The window's writer of the hand log, opened once: the log takes one writer at a time (a lock on its anchor
+        file, which a second open in this process would also be refused), so the video demo and the table share it."""
+        if self.log_writer is None:
+            self.log_writer = HandLog.open(self.review_model.path)
+        return self.log_writer
 
     @property
     def rules(self) -> HouseRules:
@@ -596,6 +623,7 @@ class MainWindow(QMainWindow):
         self.live.video.message = f"Connecting to {source.name}…"
 
     def _check_source(self) -> None:
+        self._check_table_camera()
         capture = self.capture
         if capture is None:
             return
@@ -607,6 +635,23 @@ class MainWindow(QMainWindow):
             self.live.show_banner("The video has ended.")
         else:
             self.live.show_banner(None)
+
+    def _check_table_camera(self) -> None:
+        """The camera of a refereed table failed (it vanished, or sent frames that cannot be read): say so in one
+        line, and end the hand in progress in the log as incomplete; the video no longer freezes without a word."""
+        session = self.session
+        if session is None or self.sim_worker is not None or session.worker is None or session.ended:
+            return
+        worker = session.worker
+        if getattr(worker, "status", None) != "failed":
+            return
+        session.poll(limit=None)
+        session.loop.drain()
+        session.ended = True
+        session.referee.close(worker.last_t)
+        self.live.show_banner(f"Video lost: {getattr(worker, 'error', None) or 'the source failed'}. Refereeing has "
+                              "stopped; the hands so far are in the hand log (the one in progress as incomplete). "
+                              "Check the camera, then save Settings to reconnect.")
 
     def stop_capture(self) -> None:
         self.source_timer.stop()
@@ -651,6 +696,7 @@ class MainWindow(QMainWindow):
             app = QApplication.instance()
             if isinstance(app, QApplication):
                 theme.apply_theme(app, settings.font_scale)
+        before = self.settings
         self.settings = replace(settings, mode=self.mode)
         self.flags.set_pin(settings.supervisor_pin)
         self._refresh_summary()
@@ -661,7 +707,35 @@ class MainWindow(QMainWindow):
             self.start_demo(auto_bet=auto_bet)
         elif self.sim_worker is not None:
             self.start_video_demo(seed=self.sim_seed, errors=self.sim_errors, realtime=self.sim_realtime)
+        elif self._table_needs_restart(before):
+            self.restart_table()
         self.save()
+
+    def _table_needs_restart(self, before: Settings) -> bool:
+        """New source, table or rules, or a camera or hand log that failed: saving Settings reconnects."""
+        s = self.settings
+        changed = (s.source_kind, s.source, s.table_profile, s.house_preset, s.small_blind, s.big_blind) != (
+            before.source_kind, before.source, before.table_profile, before.house_preset, before.small_blind,
+            before.big_blind)
+        session = self.session
+        failed = session is not None and (session.ended or (self.table_sink is not None
+                                                            and self.table_sink.error is not None))
+        return changed or failed or (self.capture is not None and self.capture.status != "running")
+
+    def restart_table(self) -> None:
+        """Stop the camera's session (its hand in progress ends as incomplete) and the capture, then open the
+        settings' source again; a hand log that failed is opened afresh."""
+        self.session_timer.stop()
+        if self.session is not None:
+            self.session.stop()
+            self.session = None
+        self.stop_capture()
+        if self.log_writer is not None and self.table_sink is not None and self.table_sink.error:
+            self.log_writer.close()
+            self.log_writer = None
+        self.table_sink = None
+        self.live.show_banner(None)
+        self.start_capture()
 
     def save(self) -> None:
         try:
@@ -691,9 +765,9 @@ class MainWindow(QMainWindow):
             self.recorder.close()
             self.recorder = None
         self.review_model.close()
-        if self.demo_log is not None:
-            self.demo_log.close()
-            self.demo_log = None
+        if self.log_writer is not None:
+            self.log_writer.close()
+            self.log_writer = None
         self.settings = replace(self.settings, trainee=self.training.trainee.text().strip() or self.settings.trainee)
         self.save()
         super().closeEvent(event)

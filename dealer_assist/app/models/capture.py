@@ -18,6 +18,12 @@ from dealer_assist.store.sink import HeldFrame
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
 
 
+def colour_image(image: object) -> bool:
+    """Whether a frame's image is what the view and the pipeline take: H x W x 3 bytes (BGR)."""
+    return (isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+            and image.shape[0] > 0 and image.shape[1] > 0)
+
+
 class LatestFrame:
     """A thread-safe slot holding the newest frame; `take_new` gives it once, then None until replaced."""
 

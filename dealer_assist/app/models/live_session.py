@@ -21,7 +21,7 @@ import time
 from dataclasses import replace
 from typing import Any, Protocol
 
-from dealer_assist.app.models.capture import FrameRing, LatestFrame
+from dealer_assist.app.models.capture import FrameRing, LatestFrame, colour_image
 from dealer_assist.app.models.demo_driver import hand_seat_states
 from dealer_assist.app.models.flags import FlagEntry, FlagListModel
 from dealer_assist.app.models.signal import Signal
@@ -55,6 +55,7 @@ class VisionWorker(threading.Thread):
         self.last_t = 0.0
         self.status = "running"
         self.error: str | None = None
+        self.skipped = 0  # frames that were not a colour image
         self._halt = threading.Event()
 
     def stop(self) -> None:
@@ -66,6 +67,9 @@ class VisionWorker(threading.Thread):
                 frame = self.source.read()
                 if frame is None:
                     break
+                if not colour_image(frame.image):   # a broken decode: skipped (counted), never drawn or tracked
+                    self.skipped += 1
+                    continue
                 if self.slot is not None:
                     self.slot.put(frame)
                 self.ring.add(frame)

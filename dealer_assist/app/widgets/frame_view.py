@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_assist.app import theme
-from dealer_assist.app.models.capture import LatestFrame
+from dealer_assist.app.models.capture import LatestFrame, colour_image
 from dealer_assist.vision.frames import Frame
 
 Overlay = Callable[[QPainter, QRectF, Frame], None]
@@ -48,6 +49,11 @@ class FrameView(QWidget):
         if frame is None:
             return
         img = frame.image
+        if not colour_image(img):  # QImage would read past a grey or truncated buffer: keep the last good frame
+            return
+        if not img.flags.c_contiguous:
+            img = np.ascontiguousarray(img)
+            frame = Frame(img, frame.t, frame.index)
         h, w = img.shape[:2]
         # The QImage borrows the numpy buffer; keep the frame referenced while it is drawn.
         self.frame = frame

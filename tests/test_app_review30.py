@@ -1,0 +1,258 @@
+"""Review 30: the Live view at a camera's table under bad input (a camera that vanishes, a corrupt frame, a hand log
+that stops being writable) and the hand log it must keep; driven through the real `MainWindow.start_live`, with a
+fake detector and a scripted source in place of the camera."""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from dealer_assist.app import theme
+from dealer_assist.app.main_window import MainWindow
+from dealer_assist.app.models.settings import Settings
+from dealer_assist.store.handlog import HandLog
+from dealer_assist.vision.backends.fake_backend import FakeDetector
+from dealer_assist.vision.calibration import CameraCalibration
+from dealer_assist.vision.events import CardDealt
+from dealer_assist.vision.frames import Frame, SourceError
+from dealer_assist.vision.pipeline import ScriptedTable
+from dealer_assist.vision.table_profile import TableProfile, oval_profile
+
+FPS = 30.0
+
+
+def _camera(profile: TableProfile) -> CameraCalibration:
+    w, h = profile.width_cm, profile.height_cm
+    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
+    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
+    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
+
+
+def _three_seats_dealt() -> ScriptedTable:
+    script = ScriptedTable(6, FPS).button(5).hold(0.5)
+    for _ in range(4):
+        for seat in (1, 3, 5):
+            script.deal(seat).hold(0.3)
+    return script.hold(1.0)
+
+
+class GatedCamera:
+    """Scripted frames like a camera's; stops at `gate_at` until `gate` is set, then fails with `fail` (if given)
+    after `fail_after` frames, or gives `bad` frames (corrupt) at those indices."""
+
+    def __init__(self, count: int, *, gate_at: int | None = None, fail_after: int | None = None,
+                 bad: frozenset[int] = frozenset()) -> None:
+        self.count, self.gate_at, self.fail_after, self.bad = count, gate_at, fail_after, bad
+        self.gate = threading.Event()
+        self.waiting = threading.Event()
+        self.index = 0
+        self.closed = False
+        self.image = np.zeros((720, 1280, 3), np.uint8)
+
+    @property
+    def name(self) -> str:
+        return "camera 0"
+
+    @property
+    def fps(self) -> float:
+        return FPS
+
+    def read(self) -> Frame | None:
+        if self.gate_at is not None and self.index == self.gate_at:
+            self.waiting.set()
+            self.gate.wait(10)
+        if self.fail_after is not None and self.index >= self.fail_after:
+            raise SourceError("camera 0: 30 frames in a row could not be read from frame "
+                              f"{self.index} (the camera or stream vanished)")
+        if self.index >= self.count:
+            return None
+        i = self.index
+        self.index += 1
+        image = np.zeros((10, 10), np.uint8) if i in self.bad else self.image
+        return Frame(image, i / FPS, i)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DEALER_ASSIST_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("DEALER_ASSIST_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
+    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path / "crash"))
+    return tmp_path
+
+
+def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                 camera: GatedCamera, script: ScriptedTable) -> MainWindow:
+    """A window refereeing a camera's table: a saved profile and calibration, a fake detector, `camera` as source."""
+    profile = oval_profile(6)
+    profile_path = profile.save(app_dirs / "tables" / f"{profile.name}.toml")
+    cal = _camera(profile)
+    cal.save(profile_path.parent / f"{profile.name}.camera.toml")
+    detections = script.detections(profile, cal)
+    monkeypatch.setattr("dealer_assist.vision.detector.make_detector", lambda *a, **k: FakeDetector(detections))
+    monkeypatch.setattr("dealer_assist.app.main_window.open_source", lambda spec: camera)
+    theme.apply_theme(qapp)
+    settings = Settings(table_profile=str(profile_path), source_kind="camera", source="0",
+                        house_preset="badugi-limit")
+    window = MainWindow(settings, app_dirs / "config" / "settings.json", app_dirs / "data")
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    assert window.session is not None, window.live.banner.text()
+    return window
+
+
+def _dealt(window: MainWindow) -> list[int]:
+    """The seats the referee took four dealt cards for."""
+    assert window.session is not None and window.session.referee.hands
+    seats = [i.seat for i in window.session.referee.hands[-1].inputs if isinstance(i, CardDealt)]
+    return sorted(s for s in set(seats) if seats.count(s) == 4)
+
+
+def _hands(app_dirs: Path) -> list[tuple[str, int]]:
+    log = HandLog.open_readonly(app_dirs / "log" / "hand-log.sqlite")
+    try:
+        assert log.verify().ok
+        return [(h.status, len(log.story(h.id).records)) for h in log.list_hands()]
+    finally:
+        log.close()
+
+
+def test_hands_refereed_at_a_camera_are_recorded_in_the_hand_log(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Live at a real camera: every event the referee takes is committed to the hand log as it happens (the demo's
+    hands were recorded; the camera's were not recorded at all)."""
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
+    camera.gate.set()
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
+    session = window.session
+    assert session is not None
+    qtbot.waitUntil(lambda: session.ended, timeout=20_000)
+    assert _dealt(window) == [1, 3, 5]
+    hands = _hands(app_dirs)       # while the window is still open: committed as it happened
+    assert len(hands) == 1 and hands[0][1] >= 12, hands
+    window.close()
+    assert _hands(app_dirs)[0][0] == "incomplete"
+
+
+def test_a_camera_that_vanishes_mid_hand_is_said_and_the_hand_kept(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The camera stops answering mid-deal: the banner says so in one line (it said nothing: the video froze on its
+    last frame as if the table were idle), and the hand so far stays in the log, ended as incomplete."""
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations), fail_after=len(script.observations) // 2)
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
+    qtbot.waitUntil(lambda: window.live.banner.isVisible() and "vanished" in window.live.banner.text(),
+                    timeout=20_000)
+    text = window.live.banner.text()
+    assert "\n" not in text and "camera 0" in text and "Settings" in text
+    hands = _hands(app_dirs)
+    assert len(hands) == 1 and hands[0][0] == "incomplete" and hands[0][1] > 3, hands
+    old = window.session
+    monkeypatch.setattr("dealer_assist.app.main_window.open_source",
+                        lambda spec: GatedCamera(len(script.observations)))
+    window.apply_settings(window.settings)          # saving Settings reconnects
+    assert window.session is not None and window.session is not old and not window.live.banner.text().startswith(
+        "Video lost")
+    window.close()
+
+
+def test_a_corrupt_frame_is_skipped_not_the_end_of_refereeing(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """One frame that is not a colour image (a broken decode) among good ones: the view and the referee carry on."""
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations), bad=frozenset({3}))
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
+    session = window.session
+    assert session is not None
+    qtbot.waitUntil(lambda: session.ended or getattr(session.worker, "status", "") == "failed", timeout=20_000)
+    qtbot.wait(100)
+    assert session.ended and _dealt(window) == [1, 3, 5]
+    assert getattr(session.worker, "skipped", None) == 1
+    assert "internal error" not in window.statusBar().currentMessage()
+    window.close()
+
+
+def test_a_hand_log_that_becomes_unwritable_is_one_line_and_refereeing_carries_on(  # type: ignore[no-untyped-def]
+        qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills mid-hand: one line says the hand log cannot be written and since when; the referee still takes
+    every event (an exception out of the sink stopped the events released with it), and what was recorded is kept."""
+    script = _three_seats_dealt()
+    half = len(script.observations) // 2
+    camera = GatedCamera(len(script.observations), gate_at=half)
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
+    session = window.session
+    assert session is not None
+    assert camera.waiting.wait(20)
+    qtbot.waitUntil(lambda: session.worker is not None and session.worker.events.empty(), timeout=5000)
+    qtbot.wait(100)
+    recorded = _hands(app_dirs)
+    assert recorded and recorded[0][1] > 3
+
+    def full(*_: object) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "pwrite", full)
+    camera.gate.set()
+    qtbot.waitUntil(lambda: session.ended, timeout=20_000)
+    monkeypatch.undo()
+    assert _dealt(window) == [1, 3, 5]
+    shown = window.live.banner.text() + " " + window.notice.text()
+    assert "hand log" in shown and "No space left on device" in shown, shown
+    assert "internal error" not in window.statusBar().currentMessage()
+    after = _hands(app_dirs)
+    assert after[0][1] >= recorded[0][1]
+    window.close()
+
+
+def test_the_video_view_never_draws_a_frame_that_is_not_a_colour_image(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A grey or truncated frame handed to QImage as BGR made it read past the end of the buffer: the view keeps the
+    last good frame instead."""
+    from dealer_assist.app.models.capture import LatestFrame
+    from dealer_assist.app.widgets.frame_view import FrameView
+
+    slot = LatestFrame()
+    view = FrameView(slot)
+    qtbot.addWidget(view)
+    good = np.full((90, 160, 3), 80, np.uint8)
+    slot.put(Frame(good, 0.0, 0))
+    view.poll()
+    slot.put(Frame(np.zeros((90, 160), np.uint8), 0.1, 1))
+    view.poll()
+    assert view.shown == 1 and view.frame is not None and view.frame.index == 0
+    slot.put(Frame(good[:, ::2], 0.2, 2))          # a strided view: copied before QImage borrows it
+    view.poll()
+    assert view.shown == 2 and view.frame is not None and view.frame.image.flags.c_contiguous
+
+
+def test_the_video_demo_and_the_table_record_through_one_writer(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand log takes one writer (a lock on its anchor file, refused to a second open in the same process too):
+    a table started after the video demo had opened the log was refused its own writer and recorded nothing."""
+    from types import SimpleNamespace
+
+    from dealer_assist.app.models.capture import FrameRing
+
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations))
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
+    demo = window._demo_sink(SimpleNamespace(ring=FrameRing(), config=None))  # type: ignore[arg-type]
+    assert demo is not None, window.statusBar().currentMessage()
+    notices: list[str] = []
+    monkeypatch.setattr(window, "show_notice", notices.append)
+    profile = oval_profile(6)
+    assert window._table_sink(profile.name, profile.to_toml(), FrameRing()) is not None, notices
+    assert window.log_writer is not None and not notices
+    window.close()
+    assert window.log_writer is None
