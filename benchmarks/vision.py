@@ -105,10 +105,12 @@ def main() -> None:
     print(f"onnx_graphs: {det.graphs}")  # type: ignore[attr-defined]
     tally = Tally()
     by_view: dict[str, Tally] = {"720p": Tally(), "1080p": Tally()}
+    by_design: dict[str, Tally] = {}  # which held-out faces lose reads: what art the training lacks
     for image, truth in scenes:
         dets = det.detect(image)
         tally.add(truth, dets)
         by_view["720p" if truth.height == 720 else "1080p"].add(truth, dets)
+        by_design.setdefault(truth.face_design, Tally()).add(truth, dets)
     fig = tally.figures()
     print(f"heldout_scenes: {len(scenes)}")
     print(f"heldout_face_designs: {' '.join(sorted({t.face_design for _, t in scenes}))}")
@@ -125,6 +127,10 @@ def main() -> None:
         if t.scenes:
             print(f"face_up_precision_{name}: {f['face_up_precision']:.4f}")
             print(f"face_up_recall_{name}: {f['face_up_recall']:.4f}")
+    for name, t in sorted(by_design.items()):
+        f = t.figures()
+        print(f"face_up_design_{name}: precision {f['face_up_precision']:.4f} recall {f['face_up_recall']:.4f} "
+              f"({int(f['face_up_cards'])} cards)")
 
     if args.close_scenes:
         close = heldout(args.close_scenes, CLOSE_SEED0, CLOSE_UP)
