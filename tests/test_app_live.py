@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-import cv2
 import numpy as np
+from table_camera import oblique_camera
 
 from dealer_assist.app.models.capture import LatestFrame
 from dealer_assist.app.models.flags import FlagListModel
@@ -17,24 +17,16 @@ from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.vision.backends.fake_backend import FakeDetector
-from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
 from dealer_assist.vision.sources import FramesSource
-from dealer_assist.vision.table_profile import TableProfile, oval_profile
+from dealer_assist.vision.table_profile import oval_profile
 
 FPS = 30.0
 
 
-def _camera(profile: TableProfile) -> CameraCalibration:
-    w, h = profile.width_cm, profile.height_cm
-    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
-    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
-
-
 def _session(script: ScriptedTable) -> tuple[LiveSession, TableModel, FlagListModel, LatestFrame]:
     profile = oval_profile(6)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     pipeline = Pipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
     blank = np.zeros((720, 1280, 3), np.uint8)
     slot = LatestFrame()

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import threading
 
-import cv2
 import numpy as np
 import pytest
 from phase_recorder import Recorder, spy_on_pipelines
+from table_camera import oblique_camera
 
 from dealer_assist.app.models import sim_demo
 from dealer_assist.app.models.flags import FlagListModel
@@ -25,12 +25,11 @@ from dealer_assist.audit.table import TableConfig
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.vision.backends.fake_backend import FakeDetector
-from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.events import SeatFolded, TableEvent
 from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
 from dealer_assist.vision.sources import FramesSource
-from dealer_assist.vision.table_profile import TableProfile, oval_profile
+from dealer_assist.vision.table_profile import oval_profile
 from dealer_assist.vision.tracker import PhaseHint
 
 FPS = 30.0
@@ -159,13 +158,6 @@ class PacedSource(FramesSource):
         return frame
 
 
-def _camera(profile: TableProfile) -> CameraCalibration:
-    w, h = profile.width_cm, profile.height_cm
-    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
-    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
-
-
 def test_live_camera_tracker_hears_the_dealers_fold_at_once() -> None:
     """Seats 1, 3, 5 dealt; the dealer enters seat 5's fold on the pad, then its cards go to the muck: told the phase
     and the fold, the tracker says "folded" once the seat is seen empty, not `fold_wait_s` (2.5 s) of nothing else
@@ -178,7 +170,7 @@ def test_live_camera_tracker_hears_the_dealers_fold_at_once() -> None:
     went = script.t
     script.fold(5).hold(3.0)
     profile = oval_profile(6)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     pipeline = RecordingPipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
     assert isinstance(pipeline, RecordingPipeline)
     source = PacedSource([np.zeros((720, 1280, 3), np.uint8)] * len(script.observations), FPS)

@@ -9,30 +9,22 @@ import os
 import threading
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
+from table_camera import oblique_camera
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
 from dealer_assist.app.models.settings import Settings
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.backends.fake_backend import FakeDetector
-from dealer_assist.vision.calibration import CameraCalibration
 from dealer_assist.vision.events import CardDealt
 from dealer_assist.vision.frames import Frame, SourceError
 from dealer_assist.vision.pipeline import ScriptedTable
-from dealer_assist.vision.table_profile import TableProfile, oval_profile
+from dealer_assist.vision.table_profile import oval_profile
 
 FPS = 30.0
-
-
-def _camera(profile: TableProfile) -> CameraCalibration:
-    w, h = profile.width_cm, profile.height_cm
-    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
-    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
 
 
 def _three_seats_dealt() -> ScriptedTable:
@@ -96,7 +88,7 @@ def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.
     """A window refereeing a camera's table: a saved profile and calibration, a fake detector, `camera` as source."""
     profile = oval_profile(6)
     profile_path = profile.save(app_dirs / "tables" / f"{profile.name}.toml")
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     cal.save(profile_path.parent / f"{profile.name}.camera.toml")
     detections = script.detections(profile, cal)
     monkeypatch.setattr("dealer_assist.vision.detector.make_detector", lambda *a, **k: FakeDetector(detections))

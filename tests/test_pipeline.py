@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from table_camera import oblique_camera
 
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.calibration import CameraCalibration
@@ -12,16 +13,9 @@ from dealer_assist.vision.detections import Detections
 from dealer_assist.vision.events import TableEvent, event_from_dict
 from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
 from dealer_assist.vision.sources import FramesSource
-from dealer_assist.vision.table_profile import TableProfile, oval_profile
+from dealer_assist.vision.table_profile import oval_profile
 
 FPS = 30.0
-
-
-def _camera(profile: TableProfile) -> CameraCalibration:
-    w, h = profile.width_cm, profile.height_cm
-    quad = np.float32([[120, 150], [1180, 90], [1240, 690], [30, 620]])
-    t2i = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    return CameraCalibration.from_table_to_image(t2i, (1280, 720), profile.name)
 
 
 def _hand(seats: int) -> ScriptedTable:
@@ -41,7 +35,7 @@ def _hand(seats: int) -> ScriptedTable:
 
 def test_end_to_end_with_fake_detector() -> None:
     profile = oval_profile(6)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     script = _hand(6)
     detector = FakeDetector(script.detections(profile, cal))
     pipe = Pipeline.build(profile, cal, detector)
@@ -64,7 +58,7 @@ def test_end_to_end_with_fake_detector() -> None:
 
 def test_pipeline_latency_through_the_chain() -> None:
     profile = oval_profile(9)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     script = ScriptedTable(9, FPS).hold(0.5)
     landing = script.frame
     script.deal(7).hold(1.0)
@@ -98,7 +92,7 @@ def test_scripted_hand_scores_perfectly() -> None:
     from dealer_assist.vision.pipeline import score_events
 
     profile = oval_profile(6)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     script = _hand(6)
     pipe = Pipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
     blank = np.zeros((8, 8, 3), np.uint8)
@@ -164,7 +158,7 @@ def test_pipeline_tells_a_scale_aware_detector_how_large_cards_look() -> None:
     from dealer_assist.vision.pipeline import card_length_px
 
     profile = oval_profile(9)
-    cal = _camera(profile)  # the whole table across 1280 px: about 5 px per cm
+    cal = oblique_camera(profile)  # the whole table across 1280 px: about 5 px per cm
     spy = ScaleSpy()
     Pipeline.build(profile, cal, spy)
     assert len(spy.told) == 1 and spy.told[0][1] == (1280, 720)
@@ -187,7 +181,7 @@ def test_pipeline_gives_the_mapper_the_games_hand_size() -> None:
     from dealer_assist.vision.tracker import TrackerConfig
 
     profile = oval_profile(6)
-    cal = _camera(profile)
+    cal = oblique_camera(profile)
     assert Pipeline.build(profile, cal, FakeDetector([])).mapper.config.hand_size == 4
     badacey = Pipeline.build(profile, cal, FakeDetector([]), TrackerConfig(hand_size=5))
     assert badacey.mapper.config.hand_size == 5
@@ -204,7 +198,7 @@ def test_frames_of_another_size_than_the_calibration_are_refused() -> None:
         reads_image = True
 
     profile = oval_profile(6)
-    camera = _camera(profile)
+    camera = oblique_camera(profile)
     pipe = Pipeline.build(profile, camera, PixelReader())
     w, h = camera.image_size
     pipe.update(Frame(np.zeros((h, w, 3), np.uint8), 0.0, 0))
