@@ -84,7 +84,7 @@ def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-                 camera: GatedCamera, script: ScriptedTable) -> MainWindow:
+                 camera: GatedCamera, script: ScriptedTable, seats: str = "", started: bool = True) -> MainWindow:
     """A window refereeing a camera's table: a saved profile and calibration, a fake detector, `camera` as source."""
     profile = oval_profile(6)
     profile_path = profile.save(app_dirs / "tables" / f"{profile.name}.toml")
@@ -95,12 +95,12 @@ def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.
     monkeypatch.setattr("dealer_assist.app.main_window.open_source", lambda spec: camera)
     theme.apply_theme(qapp)
     settings = Settings(table_profile=str(profile_path), source_kind="camera", source="0",
-                        house_preset="badugi-limit")
+                        house_preset="badugi-limit", seats=seats)
     window = MainWindow(settings, app_dirs / "config" / "settings.json", app_dirs / "data")
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    assert window.session is not None, window.live.banner.text()
+    assert (window.session is not None) == started, window.live.banner.text()
     return window
 
 
@@ -248,3 +248,60 @@ def test_the_video_demo_and_the_table_record_through_one_writer(qtbot, qapp, app
     assert window.log_writer is not None and not notices
     window.close()
     assert window.log_writer is None
+
+
+def test_the_seats_in_play_come_from_settings_and_an_empty_seat_is_not_waited_for(  # type: ignore[no-untyped-def]
+        qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players at a six-seat table: with every seat taken as in play (the camera cannot see an empty seat), the
+    referee waited for cards to seats 2, 4 and 6 and the hand never left the deal; the seats in play are a setting."""
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script, seats="1:400, 3, 5:250")
+    session = window.session
+    assert session is not None and "seats 1:400,3,5:250" in window.table_label.text()
+    assert camera.waiting.wait(20)
+    qtbot.waitUntil(lambda: session.worker is not None and session.worker.events.empty(), timeout=5000)
+    qtbot.wait(300)
+    session.poll(limit=None)
+    referee = session.referee
+    assert referee.run is not None and sorted(referee.run.hand.seats) == [1, 3, 5]
+    assert referee.table.stacks_by_seat == {1: 400, 3: 2000, 5: 250}      # 100 big bets (20) where none is given
+    # the button seen at seat 5: seat 1 posts the small blind, seat 3 the big, seat 5 opens
+    assert referee.prompt.phase.startswith("betting") and referee.prompt.actor == 5 and referee.flags == []
+    camera.gate.set()
+    window.close()
+
+
+def test_seats_in_play_that_are_not_at_the_table_turn_refereeing_off_with_one_line(  # type: ignore[no-untyped-def]
+        qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = _three_seats_dealt()
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, GatedCamera(len(script.observations)), script,
+                          seats="1,3,7", started=False)
+    text = window.live.banner.text()
+    assert "seats [7] are not at table oval-6" in text and "\n" not in text, text
+    window.close()
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("1,x", "'x' is not SEAT or SEAT:CHIPS"), ("1,2:0", "chips above 0"), ("1,1", "seat 1 is given twice"),
+    ("4", "give at least 2"), ("0,1", "a seat from 1"),
+])
+def test_bad_seats_in_play_are_refused_by_the_dialog_and_fall_back_in_a_saved_file(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, text: str, why: str) -> None:
+    import json
+
+    from dealer_assist.app.main_window import SettingsDialog
+    from dealer_assist.app.models.settings import load_settings
+
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.seats.setText(text)
+    dialog.try_accept()
+    assert dialog.result() != dialog.DialogCode.Accepted and why in dialog.error.text(), dialog.error.text()
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"seats": text, "small_blind": 2}))
+    settings, note = load_settings(path)
+    assert settings.seats == "" and settings.small_blind == 2 and note is not None and why in note
+    dialog.seats.setText(" 2:300 , 4,6 ")
+    dialog.try_accept()
+    assert dialog.result() == dialog.DialogCode.Accepted and dialog.settings.seats_in_play(50) == {2: 300, 4: 50, 6: 50}

@@ -134,6 +134,10 @@ class SettingsDialog(QDialog):
         self.pin = QLineEdit(settings.supervisor_pin)
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.trainee = QLineEdit(settings.trainee)
+        self.seats = QLineEdit(settings.seats)
+        self.seats.setPlaceholderText("every seat; or 1,2,5 or 1:400,2:250,5:300")
+        self.seats.setToolTip("The seats in play at the camera's table, with their chips where known (else 100 big "
+                              "bets); a seat not listed gets no cards.")
         self.font_scale = QComboBox()
         for pct in (80, 100, 125, 150, 175):
             self.font_scale.addItem(f"{pct}%", pct / 100)
@@ -146,6 +150,7 @@ class SettingsDialog(QDialog):
         form.addRow("House rules", self.preset)
         form.addRow("Small blind", self.small_blind)
         form.addRow("Big blind", self.big_blind)
+        form.addRow("Seats in play", self.seats)
         form.addRow("Supervisor PIN", self.pin)
         form.addRow("Trainee", self.trainee)
         form.addRow("Text size", self.font_scale)
@@ -171,6 +176,7 @@ class SettingsDialog(QDialog):
             supervisor_pin=self.pin.text().strip(),
             trainee=self.trainee.text().strip() or "trainee",
             font_scale=float(self.font_scale.currentData()),
+            seats=self.seats.text().strip(),
         )
 
     def try_accept(self) -> None:
@@ -180,6 +186,11 @@ class SettingsDialog(QDialog):
             return
         if not (value.supervisor_pin.isdigit() and 4 <= len(value.supervisor_pin) <= 8):
             self.error.setText("The supervisor PIN must be 4 to 8 digits.")
+            return
+        try:
+            value.seats_in_play(1)
+        except DealerAssistError as exc:
+            self.error.setText(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
             return
         self.settings = value
         self.accept()
@@ -552,14 +563,16 @@ class MainWindow(QMainWindow):
             pipeline = Pipeline.build(profile, calibration, make_detector(detector),
                                       TrackerConfig(hand_size=self.rules.hand_size,
                                                     draw_procedure=self.rules.draw_procedure))
+            # The camera cannot tell an empty seat from a player's: the seats in play come from Settings.
+            stacks = s.seats_in_play(100 * max(self.rules.big_bet, self.rules.big_blind)) or None
+            config = TableConfig.for_profile(profile, self.rules, stacks, button=min(stacks or [1]))
             source = open_source(s.source or "0")
         except (DealerAssistError, OSError) as exc:
             self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
             return None
-        stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(self.rules.big_bet, self.rules.big_blind))
         ring = FrameRing()
         sink = self._table_sink(profile.name, profile.to_toml(), ring)   # every record committed as it happens
-        referee = Referee(TableConfig.make(self.rules, stacks, button=1, camera=True), sink)
+        referee = Referee(config, sink)
         worker = VisionWorker(source, pipeline, self.slot, ring=ring)  # horizon 0: the referee answers the pad at once
         self.session = LiveSession(referee, self.table, self.flags, worker)
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
@@ -677,7 +690,8 @@ class MainWindow(QMainWindow):
     # --- settings ----------------------------------------------------------------------------
     def _refresh_summary(self) -> None:
         s = self.settings
-        self.table_label.setText(f"{s.table_profile} · {s.house_preset} · {s.stakes}")
+        seats = f" · seats {s.seats.replace(' ', '')}" if s.seats.strip() else ""
+        self.table_label.setText(f"{s.table_profile} · {s.house_preset} · {s.stakes}{seats}")
 
     def show_notice(self, text: str | None) -> None:
         if text:
@@ -714,9 +728,9 @@ class MainWindow(QMainWindow):
     def _table_needs_restart(self, before: Settings) -> bool:
         """New source, table or rules, or a camera or hand log that failed: saving Settings reconnects."""
         s = self.settings
-        changed = (s.source_kind, s.source, s.table_profile, s.house_preset, s.small_blind, s.big_blind) != (
+        changed = (s.source_kind, s.source, s.table_profile, s.house_preset, s.small_blind, s.big_blind, s.seats) != (
             before.source_kind, before.source, before.table_profile, before.house_preset, before.small_blind,
-            before.big_blind)
+            before.big_blind, before.seats)
         session = self.session
         failed = session is not None and (session.ended or (self.table_sink is not None
                                                             and self.table_sink.error is not None))

@@ -63,6 +63,35 @@ class TableConfig:
         return dict(self.stacks)
 
 
+SEATS_EXAMPLE = "1,2,5 or 1:400,2:250,5:300"
+
+
+def parse_seats(text: str, chips: int) -> dict[int, int]:
+    """Seats in play as a dealer or floor writes them: "1,2,5" (each with `chips`) or "1:400,2:250" (with their own
+    chips), mixed freely; an empty text is no seats (the caller's default: every seat of the table)."""
+    out: dict[int, int] = {}
+    for item in text.replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        seat_text, _, chips_text = item.partition(":")
+        try:
+            seat, stack = int(seat_text), int(chips_text) if chips_text.strip() else chips
+        except ValueError:
+            raise DealerAssistError(f"seats in play: {item.strip()!r} is not SEAT or SEAT:CHIPS; "
+                                    f"accepted: {SEATS_EXAMPLE}") from None
+        if seat < 1 or stack < 1:
+            raise DealerAssistError(f"seats in play: {item.strip()!r} needs a seat from 1 and chips above 0; "
+                                    f"accepted: {SEATS_EXAMPLE}")
+        if seat in out:
+            raise DealerAssistError(f"seats in play: seat {seat} is given twice; give each seat once, e.g. "
+                                    f"{SEATS_EXAMPLE}")
+        out[seat] = stack
+    if len(out) == 1:
+        raise DealerAssistError(f"seats in play: one seat ({next(iter(out))}) is no game; give at least 2, e.g. "
+                                f"{SEATS_EXAMPLE}")
+    return out
+
+
 def next_button(button: int, seats: list[int]) -> int:
     """The first seat in play clockwise after `button` (seat numbers rise clockwise)."""
     order = sorted(seats)

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.errors import DealerAssistError
+
 APP_NAME = "dealer-assist"
 ENV_CONFIG_DIR = "DEALER_ASSIST_CONFIG_DIR"
 ENV_DATA_DIR = "DEALER_ASSIST_DATA_DIR"
@@ -66,6 +68,13 @@ class Settings:
     trainee: str = "trainee"
     mode: str = "live"
     font_scale: float = 1.0
+    seats: str = ""  # seats in play at the camera's table ("1,2,5" or "1:400,2:250"); empty: every seat
+
+    def seats_in_play(self, chips: int) -> dict[int, int]:
+        """The seats in play with their chips (`chips` where none is given); empty for every seat of the table."""
+        from dealer_assist.audit.table import parse_seats
+
+        return parse_seats(self.seats, chips)
 
     @property
     def stakes(self) -> str:
@@ -110,6 +119,10 @@ def _check(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         problems.append(("supervisor_pin", "supervisor PIN must be 4 to 8 digits"))
     if not (0.5 <= settings.font_scale <= 3.0):
         problems.append(("font_scale", f"font scale {settings.font_scale} out of range 0.5..3"))
+    try:
+        settings.seats_in_play(1)
+    except DealerAssistError as exc:
+        problems.append(("seats", str(exc)))
     for key, note in problems:
         settings = replace(settings, **{key: getattr(_DEFAULTS, key)})
         if note:
