@@ -305,3 +305,25 @@ def test_bad_seats_in_play_are_refused_by_the_dialog_and_fall_back_in_a_saved_fi
     dialog.seats.setText(" 2:300 , 4,6 ")
     dialog.try_accept()
     assert dialog.result() == dialog.DialogCode.Accepted and dialog.settings.seats_in_play(50) == {2: 300, 4: 50, 6: 50}
+
+
+def test_a_long_table_summary_never_widens_the_window(qtbot, qapp, app_dirs: Path) -> None:  # type: ignore[no-untyped-def]
+    """The top bar's table summary ("simulated oval-9 · badugi-limit · seed 7", seats in play) made the window
+    1678 px wide when 1600 was asked: it now gives up width, elided, with the whole text in its tooltip."""
+    from PySide6.QtWidgets import QLabel
+
+    theme.apply_theme(qapp)
+    window = MainWindow(Settings(), app_dirs / "config" / "settings.json", app_dirs / "data", start_capture=False)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    short = window.minimumSizeHint().width()
+    text = "simulated oval-9 · badacey-pot-limit-double · seats 1:400,2:250,3:300,4:1000,5:1000,6:1000,7:1000"
+    window.table_label.setText(text)
+    qapp.processEvents()
+    assert window.minimumSizeHint().width() == short <= 1600
+    label = window.table_label
+    label.resize(120, label.height())
+    assert label.text() == text and label.toolTip() == text
+    assert QLabel.text(label) != text and "…" in QLabel.text(label)
+    window.close()

@@ -56,6 +56,7 @@ from dealer_assist.app.views.live import LiveView
 from dealer_assist.app.views.procedure import ProcedureView
 from dealer_assist.app.views.review import ReviewView
 from dealer_assist.app.views.training import TrainingView
+from dealer_assist.app.widgets.elided_label import ElidedLabel
 from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction, Flag, Prompt
 from dealer_assist.errors import DealerAssistError, fault_line, fault_report
@@ -244,10 +245,9 @@ class MainWindow(QMainWindow):
             self.mode_buttons[mode] = button
             bar.addWidget(button)
             QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self, lambda m=mode: self.set_mode(m))
-        bar.addStretch(1)
-        self.table_label = QLabel()
+        self.table_label = ElidedLabel()
         self.table_label.setObjectName("muted")
-        bar.addWidget(self.table_label)
+        bar.addWidget(self.table_label, 1)
         self.demo_button = QPushButton("Play demo")
         self.demo_button.setCheckable(True)
         self.demo_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
