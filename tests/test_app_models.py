@@ -86,6 +86,7 @@ def test_hand_names_only_when_all_cards_shown() -> None:
     names = hand_names("badacey", tuple(parse_cards("Ac 2d 3h 4s 5c")))
     assert names[0].startswith("low: 5-4-3-2-A") and names[1].startswith("badugi: 4-3-2-A")
     assert draws_text(()) == "no draws yet" and draws_text((2, 0, 1)) == "drew 2, pat, 1"
+    assert draws_text((), "folded") == "folded before the draw" and draws_text((2,), "folded") == "drew 2"
 
 
 def test_table_model_emits_and_builds_pots() -> None:

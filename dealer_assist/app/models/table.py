@@ -47,10 +47,11 @@ def hand_names(game: Game, cards: Sequence[Card | None]) -> tuple[str, ...]:
     return ()
 
 
-def draws_text(draws: Sequence[int]) -> str:
-    """ "no draws yet", "drew 2", "drew 2, pat, 1"."""
+def draws_text(draws: Sequence[int], status: str = "in") -> str:
+    """ "no draws yet", "drew 2", "drew 2, pat, 1"; a seat that folded before any draw "folded before the draw" (it
+    will draw no more: "yet" would say otherwise)."""
     if not draws:
-        return "no draws yet"
+        return "folded before the draw" if status == "folded" else "no draws yet"
     return "drew " + ", ".join("pat" if n == 0 else str(n) for n in draws)
 
 

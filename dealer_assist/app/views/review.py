@@ -36,7 +36,8 @@ def seat_line(state: SeatState) -> str:
     """One seat at one step, for the review's side panel."""
     cards = " ".join(str(c) if c is not None else "▮" for c in state.cards) or "no cards"
     bet = f" · in pot {state.committed}" if state.committed else ""
-    return f"Seat {state.seat}: {state.status} · stack {state.stack}{bet} · {cards} · {draws_text(state.draws)}"
+    draws = draws_text(state.draws, state.status)
+    return f"Seat {state.seat}: {state.status} · stack {state.stack}{bet} · {cards} · {draws}"
 
 
 class ReviewView(QWidget):

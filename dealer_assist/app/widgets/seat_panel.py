@@ -156,7 +156,7 @@ class SeatPanel(QFrame):
         else:
             self.hand.setText(f"{count} card{'s' if count != 1 else ''}" if count else "no cards")
             _restyle(self.hand, f"color: {theme.MUTED};")
-        self.draws.setText(draws_text(state.draws))
+        self.draws.setText(draws_text(state.draws, state.status))
         active = self.to_act and state.status == "in"
         if self.property("toAct") != active:
             # A dynamic property and a re-polish of this frame only: setting a style sheet on the
