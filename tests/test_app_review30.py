@@ -84,7 +84,8 @@ def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-                 camera: GatedCamera, script: ScriptedTable, seats: str = "", started: bool = True) -> MainWindow:
+                 camera: GatedCamera, script: ScriptedTable, seats: str = "", started: bool = True,
+                 dealer: str = "") -> MainWindow:
     """A window refereeing a camera's table: a saved profile and calibration, a fake detector, `camera` as source."""
     profile = oval_profile(6)
     profile_path = profile.save(app_dirs / "tables" / f"{profile.name}.toml")
@@ -95,7 +96,7 @@ def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.
     monkeypatch.setattr("dealer_assist.app.main_window.open_source", lambda spec: camera)
     theme.apply_theme(qapp)
     settings = Settings(table_profile=str(profile_path), source_kind="camera", source="0",
-                        house_preset="badugi-limit", seats=seats)
+                        house_preset="badugi-limit", seats=seats, dealer=dealer)
     window = MainWindow(settings, app_dirs / "config" / "settings.json", app_dirs / "data")
     qtbot.addWidget(window)
     window.resize(1600, 1000)
@@ -327,3 +328,51 @@ def test_a_long_table_summary_never_widens_the_window(qtbot, qapp, app_dirs: Pat
     assert label.text() == text and label.toolTip() == text
     assert QLabel.text(label) != text and "…" in QLabel.text(label)
     window.close()
+
+
+def test_a_new_dealer_on_the_table_opens_their_down_in_the_log_without_stopping_the_camera(  # type: ignore[no-untyped-def]
+        qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands at a camera's table were all recorded under the dealer "dealer"; the dealer is a setting, and a push
+    (a new dealer saved in Settings) opens the new dealer's down for the hands that follow, the hand in progress
+    and the camera carrying on."""
+    import sqlite3
+    from dataclasses import replace
+
+    script = _three_seats_dealt()
+    camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
+    window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script, seats="1,3,5", dealer="Ann Lee")
+    session = window.session
+    assert session is not None and camera.waiting.wait(20)
+    qtbot.waitUntil(lambda: bool(session.referee.hands), timeout=20_000)
+    window.apply_settings(replace(window.settings, dealer="Bea Cruz"))  # a push mid-hand
+    assert window.session is session and not session.ended            # no restart: the camera carries on
+    camera.gate.set()
+    qtbot.waitUntil(lambda: session.ended, timeout=20_000)
+    window.close()
+    db = sqlite3.connect(app_dirs / "log" / "hand-log.sqlite")
+    try:
+        downs = db.execute("SELECT d.name, count(h.id) FROM sessions s JOIN dealers d ON d.id = s.dealer_id "
+                           "LEFT JOIN hands h ON h.session_id = s.id GROUP BY s.id ORDER BY s.id").fetchall()
+    finally:
+        db.close()
+    assert downs == [("Ann Lee", 1), ("Bea Cruz", 0)], downs   # Bea's down: from the next hand on
+    assert _hands(app_dirs)[0][0] == "incomplete"
+
+
+def test_a_dealer_name_on_two_lines_is_refused_by_the_dialog_and_dropped_from_a_saved_file(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path) -> None:
+    import json
+
+    from dealer_assist.app.main_window import SettingsDialog
+    from dealer_assist.app.models.settings import load_settings
+
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.dealer.setText("Ann\nLee")     # a pasted name: a newline would forge a line of `log list`
+    dialog.try_accept()
+    assert dialog.result() != dialog.DialogCode.Accepted and "control character" in dialog.error.text()
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"dealer": "Ann\nLee", "seats": "1,2"}))
+    settings, note = load_settings(path)
+    assert settings.dealer == "" and settings.dealer_name == "dealer" and settings.seats == "1,2"
+    assert note is not None and "control character" in note

@@ -63,6 +63,7 @@ from dealer_assist.errors import DealerAssistError, fault_line, fault_report
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.handlog import HandLog
+from dealer_assist.store.text import check_name
 from dealer_assist.vision.frames import Frame, FrameSource, SourceError
 from dealer_assist.vision.pipeline import Pipeline
 from dealer_assist.vision.table_profile import load_profile
@@ -105,6 +106,7 @@ if TYPE_CHECKING:
     from dealer_assist.app.models.live_session import LiveSession
     from dealer_assist.app.models.sim_demo import SimVideoWorker
     from dealer_assist.audit.sink import RefereeSink
+    from dealer_assist.store.sink import HandLogSink
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
 
@@ -135,6 +137,8 @@ class SettingsDialog(QDialog):
         self.pin = QLineEdit(settings.supervisor_pin)
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.trainee = QLineEdit(settings.trainee)
+        self.dealer = QLineEdit(settings.dealer)
+        self.dealer.setPlaceholderText("the dealer's name, for the hand log")
         self.seats = QLineEdit(settings.seats)
         self.seats.setPlaceholderText("every seat; or 1,2,5 or 1:400,2:250,5:300")
         self.seats.setToolTip("The seats in play at the camera's table, with their chips where known (else 100 big "
@@ -152,6 +156,7 @@ class SettingsDialog(QDialog):
         form.addRow("Small blind", self.small_blind)
         form.addRow("Big blind", self.big_blind)
         form.addRow("Seats in play", self.seats)
+        form.addRow("Dealer on the table", self.dealer)
         form.addRow("Supervisor PIN", self.pin)
         form.addRow("Trainee", self.trainee)
         form.addRow("Text size", self.font_scale)
@@ -178,6 +183,7 @@ class SettingsDialog(QDialog):
             trainee=self.trainee.text().strip() or "trainee",
             font_scale=float(self.font_scale.currentData()),
             seats=self.seats.text().strip(),
+            dealer=self.dealer.text().strip(),
         )
 
     def try_accept(self) -> None:
@@ -190,6 +196,7 @@ class SettingsDialog(QDialog):
             return
         try:
             value.seats_in_play(1)
+            check_name("dealer", value.dealer)
         except DealerAssistError as exc:
             self.error.setText(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
             return
@@ -311,6 +318,8 @@ class MainWindow(QMainWindow):
         self.sim_worker: SimVideoWorker | None = None
         self.log_writer: HandLog | None = None  # the hand log's one writer: the video demo's and the table's hands
         self.table_sink: GuardedSink | None = None
+        self.table_log_sink: HandLogSink | None = None  # the guarded sink's writer: its session is the dealer's down
+        self.table_profile_text = ("", "")  # the table's name and profile TOML its sessions are opened with
         self.sim_award: Award | None = None
         self.sim_errors: tuple[str, ...] = ()
         self.sim_seed = seed
@@ -591,14 +600,28 @@ class MainWindow(QMainWindow):
 
         path = self.review_model.path
         try:
-            session = self._log_writer().open_session(table, "dealer", profile=profile,
+            session = self._log_writer().open_session(table, self.settings.dealer_name, profile=profile,
                                                       house_rules=self.rules.to_dict())
         except (DealerAssistError, OSError, sqlite3.Error) as exc:
             self.show_notice(f"Hands at this table are not being recorded: {exc}")
             return None
-        self.table_sink = GuardedSink(HandLogSink(self._log_writer(), session, frames=ring, encode=_jpeg), path,
-                                      self.show_notice)
+        self.table_log_sink = HandLogSink(self._log_writer(), session, frames=ring, encode=_jpeg)
+        self.table_sink = GuardedSink(self.table_log_sink, path, self.show_notice)
+        self.table_profile_text = (table, profile)
         return self.table_sink
+
+    def _change_dealer(self) -> None:
+        """A new dealer on the table (a push): the log opens the new dealer's down, and the hands from the next one on
+        are recorded under it; the camera and the hand in progress carry on."""
+        sink, log = self.table_log_sink, self.log_writer
+        if sink is None or log is None or self.table_sink is None or self.table_sink.error is not None:
+            return
+        table, profile = self.table_profile_text
+        try:
+            sink.session_id = log.open_session(table, self.settings.dealer_name, profile=profile,
+                                               house_rules=self.rules.to_dict())
+        except (DealerAssistError, OSError, sqlite3.Error) as exc:
+            self.show_notice(f"The new dealer could not be recorded ({exc}); hands stay under the previous one")
 
     def _log_writer(self) -> HandLog:
         """The window's writer of the hand log, opened once: the log takes one writer at a time (a lock on its anchor
@@ -723,6 +746,8 @@ class MainWindow(QMainWindow):
             self.start_video_demo(seed=self.sim_seed, errors=self.sim_errors, realtime=self.sim_realtime)
         elif self._table_needs_restart(before):
             self.restart_table()
+        elif self.settings.dealer_name != before.dealer_name:
+            self._change_dealer()
         self.save()
 
     def _table_needs_restart(self, before: Settings) -> bool:
@@ -747,7 +772,7 @@ class MainWindow(QMainWindow):
         if self.log_writer is not None and self.table_sink is not None and self.table_sink.error:
             self.log_writer.close()
             self.log_writer = None
-        self.table_sink = None
+        self.table_sink = self.table_log_sink = None
         self.live.show_banner(None)
         self.start_capture()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.text import check_name
 
 APP_NAME = "dealer-assist"
 ENV_CONFIG_DIR = "DEALER_ASSIST_CONFIG_DIR"
@@ -69,6 +70,12 @@ class Settings:
     mode: str = "live"
     font_scale: float = 1.0
     seats: str = ""  # seats in play at the camera's table ("1,2,5" or "1:400,2:250"); empty: every seat
+    dealer: str = ""  # the dealer on the table: the hand log records each hand under the dealer's down
+
+    @property
+    def dealer_name(self) -> str:
+        """The name the hand log records hands under ("dealer" when none is set)."""
+        return self.dealer.strip() or "dealer"
 
     def seats_in_play(self, chips: int) -> dict[int, int]:
         """The seats in play with their chips (`chips` where none is given); empty for every seat of the table."""
@@ -123,6 +130,10 @@ def _check(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         settings.seats_in_play(1)
     except DealerAssistError as exc:
         problems.append(("seats", str(exc)))
+    try:
+        check_name("dealer", settings.dealer)
+    except DealerAssistError as exc:
+        problems.append(("dealer", str(exc)))
     for key, note in problems:
         settings = replace(settings, **{key: getattr(_DEFAULTS, key)})
         if note:
