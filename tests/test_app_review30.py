@@ -376,3 +376,38 @@ def test_a_dealer_name_on_two_lines_is_refused_by_the_dialog_and_dropped_from_a_
     settings, note = load_settings(path)
     assert settings.dealer == "" and settings.dealer_name == "dealer" and settings.seats == "1,2"
     assert note is not None and "control character" in note
+
+
+def test_the_demo_recorder_says_a_failed_write_once_and_the_demo_plays_on(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted demo writes on its own thread: an SQLite error there (a full disk) killed that thread without a
+    word, and its other failures went into a list nothing showed. The first is now said once, in one line."""
+    import sqlite3
+
+    from dealer_assist.store.handlog import HandLog
+
+    theme.apply_theme(qapp)
+    window = MainWindow(Settings(), app_dirs / "config" / "settings.json", app_dirs / "data", demo=True,
+                        auto_bet=True, seed=5, step_ms=1)
+    qtbot.addWidget(window)
+    window.pause_ms = 60_000
+    window.show()
+    recorder = window.recorder
+    driver = window.driver
+    assert recorder is not None and driver is not None
+
+    def full(*_a: object, **_k: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(HandLog, "record_event", full)
+    monkeypatch.setattr(HandLog, "record_action", full)
+    said: list[str] = []
+    monkeypatch.setattr(window, "show_notice", said.append)
+    qtbot.waitUntil(lambda: driver.hand.draw >= 1, timeout=20_000)
+    recorder.flush()
+    qtbot.waitUntil(lambda: bool(said), timeout=5000)
+    assert recorder.errors and recorder._writer is not None and recorder._writer.is_alive()
+    assert len(said) == 1 and "disk is full" in said[0] and "\n" not in said[0]
+    qtbot.waitUntil(lambda: driver.hand.draw >= 2, timeout=20_000)   # the demo plays on
+    assert len(said) == 1
+    window.close()

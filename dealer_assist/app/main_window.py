@@ -302,6 +302,7 @@ class MainWindow(QMainWindow):
         self.install_overlay()
         self.driver: DemoDriver | None = None
         self.recorder: DemoRecorder | None = None
+        self._recorder_error_said: DemoRecorder | None = None  # the recorder whose failure was said
         self.refereed: RefereedDemo | None = None
         self.demo_timer = QTimer(self)
         self.demo_timer.setInterval(step_ms)
@@ -409,12 +410,23 @@ class MainWindow(QMainWindow):
         if self.driver is None:
             return
         result = self.driver.step()
+        self._say_recorder_error()
         if result.waiting:
             self.demo_timer.stop()  # resumes when the dealer's action is applied
             self.live.pad.setFocus()
         elif result.done:
             self.demo_timer.stop()
             QTimer.singleShot(self.pause_ms, self._next_demo_hand)
+
+    def _say_recorder_error(self) -> None:
+        """The demo's recorder writes on its own thread: its first failure (a full disk, a locked file) is said once,
+        in one line, here on the UI thread; the demo plays on."""
+        recorder = self.recorder
+        if recorder is None or not recorder.errors or self._recorder_error_said is recorder:
+            return
+        self._recorder_error_said = recorder
+        self.show_notice(f"Demo hands are no longer being recorded in the hand log {self.review_model.path} "
+                         f"({recorder.errors[0]}); everything recorded before is kept.")
 
     # --- the demo on the simulated table's video ------------------------------------------------
     def start_video_demo(self, seed: int = 1, errors: tuple[str, ...] = (), realtime: bool = True,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -274,8 +275,8 @@ class DemoRecorder:
     def _run(self, job: Callable[[], None]) -> None:
         try:
             job()
-        except (DealerAssistError, OSError) as exc:  # a full disk must not take the table down
-            self.errors.append(str(exc))
+        except (DealerAssistError, OSError, sqlite3.Error) as exc:  # a full disk must not take the table down
+            self.errors.append(str(exc) or type(exc).__name__)
 
     def _submit(self, job: Callable[[], None]) -> None:
         if self._writer is None:
