@@ -93,7 +93,8 @@ class DealChecker:
     order_notes: list[DealNote] = field(init=False)   # camera: wrong-seat and skip findings, until the deal ends
     landings: list[tuple[int, Card | None, float, int | None]] = field(init=False)   # every card, as fed
     seen: list[_Landing] = field(init=False)       # the deal's cards in the order they landed, but for the camera's
-    timing_allowed: bool = False                   # a card taken as seen late or counted early (then not in `seen`)
+    timing_allowed: bool = False                   # a card taken as seen late or counted early, or out of turn for a
+                                                   # later turn's (seen in another order than the dealer's)
 
     def __post_init__(self) -> None:
         self.expected = [s for _ in range(self.hand_size) for s in self.order]
@@ -251,7 +252,11 @@ class DealChecker:
         if not self.early.get(seat):
             return False
         self.early[seat] -= 1
-        self._pop_extra(seat)
+        if self._pop_extra(seat) is not None:
+            # a card out of turn taken for this turn's, counted early: the deal was seen in another order. One found
+            # too many instead (`_too_many`) leaves the deal's order as seen, for the account at its end: heads-up, a
+            # seat skipped looks, card by card, like the other seat's card out of turn until the deal ends short.
+            self.timing_allowed = True
         slots.append(Slot(seat, None, True))
         return True
 
@@ -302,7 +307,6 @@ class DealChecker:
             # held as its early card, it fills that turn if no card lands there then, else it is flagged then
             message = f"a card went to {self._where(s)} out of turn (seat {e} was due, and got the next card)"
             if self.camera and s in self.order:
-                self.timing_allowed = True
                 self.early[s] = self.early.get(s, 0) + 1
                 self.extra.setdefault(s, []).append(DealNote(FlagKind.CARD_TO_WRONG_SEAT, s, message, landing.t,
                                                              landing.frame))
