@@ -42,6 +42,20 @@ class DrawChecks(RunState):
         hand = self.hand
         return sum(1 for i in range(len(hand.seats)) if hand.live[i] and hand.stacks[i] > 0) <= 1
 
+    def _muck_ends_draw(self, seat: int) -> bool:
+        """The last draw, with no betting after it (every seat still in but one at most is all-in), and nothing of it
+        visibly under way (no seat owed cards, no discard waiting): `seat` has had its turn in it (declared, every
+        replacement in). Its cards going to the muck now end the draw, the seats not seen drawing having stood pat (the
+        camera sees nothing when a seat keeps its cards): it is a muck at the showdown, not a fold or a discard out of
+        turn. With betting still possible the muck would be a fold, which waits for the betting (see `_folded`)."""
+        hand = self.hand
+        if hand.phase is not Phase.DRAWING or hand.draw != self.rules.draws or self._draw_no != hand.draw:
+            return False
+        if hand.next_card_seat is not None or self._held is not None or self._collected:
+            return False
+        declared = self._declared.get(seat)
+        return declared is not None and self._received.get(seat, 0) >= declared and self._no_betting_next()
+
     def _draw_seats(self) -> list[int]:
         return [self.hand.seats[i] for i in self.hand.draw_order]
 
@@ -255,6 +269,11 @@ class DrawChecks(RunState):
                        "hand", ev.t, ev.frame, severity=Severity.WARNING, once=("no-player", self._draw_no, seat))
             return
         self.physical[seat] = self.physical.get(seat, 0) + 1
+        if seat == self._muck_ended_draw and hand.phase is not Phase.DRAWING:
+            self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} was given a card after its cards went to the "
+                       f"muck at the end of draw {self._draw_no}, taken as a muck at the showdown: it drew twice, and "
+                       "the hand taken as dead may be live", ev.t, ev.frame, once=("drew twice", self._draw_no, seat))
+            return
         if self._first_card_t is None and hand.phase is Phase.DRAWING:
             self._first_card_t = ev.t
         if self._held is not None:

@@ -119,6 +119,8 @@ class HandRun(ShowdownChecks):
     def feed(self, item: TableEvent | DealerAction) -> None:
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
+        if self._muck_read is not None and not isinstance(item, CardBurned):
+            self._settle_muck_read(item)      # (a burn says nothing: one goes before a second draw's cards too)
         if self._short:
             self._release_short(t)
         self._release_deal(t)
@@ -138,7 +140,10 @@ class HandRun(ShowdownChecks):
                 self.hand.burn(None)
         elif isinstance(item, CardsDiscarded):
             self._finish_deal(t)
-            self._discarded(item)
+            if self._muck_read_as_discard(item):
+                self._muck_read = item            # a muck, unless its cards come back (`_settle_muck_read`)
+            else:
+                self._discarded(item)
         elif isinstance(item, CardReplaced):
             self._finish_deal(t)
             self._replaced(item)
@@ -154,6 +159,8 @@ class HandRun(ShowdownChecks):
     def release_held(self) -> None:
         """The hand is over or awarded (gathered, the recording ended, the pots awarded): findings held for a late
         camera are raised now."""
+        if self._muck_read is not None:
+            self._settle_muck_read(None)
         if self._short:
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
@@ -644,6 +651,12 @@ class HandRun(ShowdownChecks):
                 # Every card to the muck in a draw is a discard of them all (no one folds in a draw).
                 self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
                 return
+            if self._muck_ends_draw(seat):
+                self._muck_ended_draw = seat
+                self._close_draw(ev.t, ev.frame)
+                if self.phase is not Phase.DRAWING:   # (not `hand.phase`: the type checker holds it at DRAWING)
+                    self._folded(ev)                  # a muck at the showdown
+                    return
             self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, f"seat {seat} folded during draw {hand.draw}; it stands "
                        "when its turn to act comes", ev.t, ev.frame)
             self.physical[seat] = 0
@@ -673,6 +686,26 @@ class HandRun(ShowdownChecks):
             self.pending.append(ev)       # its entered action waits on the seat to act, and the muck comes after it
             return
         self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
+
+    def _muck_read_as_discard(self, ev: CardsDiscarded) -> bool:
+        """A seat's whole hand going, read as a discard because the draw was on as far as the referee knew, when it
+        is the muck that ends an all-in last draw (`_muck_ends_draw`): the tracker is told "draw" until the draw ends,
+        and the seats standing pat at its end make no event that would end it. Or the seat is drawing twice: which
+        one the next input says (`_settle_muck_read`)."""
+        self._sync_draw()
+        return (ev.count >= self.physical.get(ev.seat, 0) > 0 and self._muck_ends_draw(ev.seat)
+                and not self._seen_late(ev))
+
+    def _settle_muck_read(self, item: TableEvent | DealerAction | None) -> None:
+        """The input after a whole hand going that `_muck_read_as_discard` took (None: the cards are gathered, or the
+        recording ended): a card to that seat makes it a second discard (a draw out of order); anything else, the
+        muck that ended the draw."""
+        ev, self._muck_read = self._muck_read, None
+        assert ev is not None
+        if isinstance(item, CardDealt | CardReplaced) and item.seat == ev.seat:
+            self._discarded(ev)
+        else:
+            self._folded(SeatFolded(ev.t, ev.frame, ev.seat))
 
     def _fold_keyed_for_another(self, ev: SeatFolded) -> None:
         """The seat to act mucks (the camera saw it) with no fold entered for it, while a fold entered for another

@@ -58,6 +58,12 @@ class RunState:
         self._received: dict[int, int] = {}
         self._ooo_owed: dict[int, int] = {}
         self._collected: dict[int, CardsDiscarded] = {}
+        self._muck_ended_draw: int | None = None
+        """The seat whose cards going to the muck ended an all-in last draw (`DrawChecks._muck_ends_draw`): a card it
+        gets after is a second draw, not a muck."""
+        self._muck_read: CardsDiscarded | None = None
+        """A seat's whole hand going, read as a discard, that may be the muck ending an all-in last draw
+        (`HandRun._muck_read_as_discard`), until the next input says whether its cards come back."""
         self._taken: dict[int, tuple[str, int]] = {}
         """Seats taken to have checked or called for an entry never made, with what they were taken to do and in
         which betting round, until that entry comes late (see `HandRun._late_entry_of_taken`)."""
