@@ -16,7 +16,7 @@ from table_camera import oblique_camera
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
-from dealer_assist.app.models.settings import Settings
+from dealer_assist.app.models.settings import MODES, Settings
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.events import CardDealt
@@ -410,4 +410,26 @@ def test_the_demo_recorder_says_a_failed_write_once_and_the_demo_plays_on(qtbot,
     assert len(said) == 1 and "disk is full" in said[0] and "\n" not in said[0]
     qtbot.waitUntil(lambda: driver.hand.draw >= 2, timeout=20_000)   # the demo plays on
     assert len(said) == 1
+    window.close()
+
+
+def test_the_window_fits_a_1366_by_768_screen_and_lays_out_in_full_from_1600_by_1000(  # type: ignore[no-untyped-def]
+        qtbot, qapp, app_dirs: Path) -> None:
+    """The largest view (Review's filter row, 1,430 px; Training, 771 px high) made the whole window at least 1,454 x
+    878 px, past a 1366x768 screen's edge: the views now scroll when the window is smaller than they need, and the
+    stack sizes to the view shown."""
+    theme.apply_theme(qapp)
+    window = MainWindow(Settings(), app_dirs / "config" / "settings.json", app_dirs / "data", start_capture=False)
+    qtbot.addWidget(window)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1366 and hint.height() <= 768, hint
+    window.resize(1600, 1000)
+    window.show()
+    for mode in MODES:
+        window.set_mode(mode)
+        qapp.processEvents()
+        area = window.view_area
+        assert not area.horizontalScrollBar().isVisible() and not area.verticalScrollBar().isVisible(), mode
+    window.set_mode("live")
+    assert window.stack.minimumSizeHint().width() < window.views["review"].minimumSizeHint().width()
     window.close()

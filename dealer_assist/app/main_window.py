@@ -21,11 +21,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMainWindow,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QTabWidget,
@@ -274,7 +277,13 @@ class MainWindow(QMainWindow):
         root.addWidget(self.notice)
 
         self.stack = QStackedWidget()
-        root.addWidget(self.stack, 1)
+        # A view larger than the screen (1366x768 is common where dealers train) scrolls instead of pushing the
+        # window past the screen's edge: the views lay out at their full size from 1600x1000 up.
+        self.view_area = QScrollArea()
+        self.view_area.setWidget(self.stack)
+        self.view_area.setWidgetResizable(True)
+        self.view_area.setFrameShape(QFrame.Shape.NoFrame)
+        root.addWidget(self.view_area, 1)
         self.setCentralWidget(central)
 
         self.slot = LatestFrame()
@@ -349,6 +358,11 @@ class MainWindow(QMainWindow):
         if mode not in self.views:
             raise ValueError(f"unknown mode {mode!r}; one of {', '.join(MODES)}")
         self.stack.setCurrentWidget(self.views[mode])
+        for view in self.views.values():   # the stack sizes to the view shown (it skips Ignored pages), not the largest
+            shown = view is self.views[mode]
+            policy = QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored
+            view.setSizePolicy(policy, policy)
+        self.stack.updateGeometry()
         self.mode_buttons[mode].setChecked(True)
         self.settings = replace(self.settings, mode=mode)
         if mode == "live":
