@@ -1,4 +1,4 @@
-"""A one-line label that gives up width: it shows as much of its text as fits, with an ellipsis in the middle, and the
+"""A one-line label that gives up width: it shows as much of its text as fits, with an ellipsis at its end, and the
 whole text as its tooltip (the top bar's table summary made the window wider than a 1600 px screen)."""
 
 from __future__ import annotations
@@ -31,5 +31,5 @@ class ElidedLabel(QLabel):
         self._elide()
 
     def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, max(self.width(), 0))
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 0))
         super().setText(shown)
