@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from table_camera import oblique_camera
+from table_camera import oblique_camera, three_seats_dealt
 
 from dealer_assist.app.models.capture import LatestFrame
 from dealer_assist.app.models.flags import FlagListModel
@@ -45,17 +45,8 @@ def _drain(session: LiveSession) -> None:
     session.poll()
 
 
-def _three_seats_dealt() -> ScriptedTable:
-    """Button on seat 5; four rounds of face-down cards to seats 1, 3 and 5."""
-    script = ScriptedTable(6, FPS).button(5).hold(0.5)
-    for _ in range(4):
-        for seat in (1, 3, 5):
-            script.deal(seat).hold(0.3)
-    return script.hold(1.0)
-
-
 def test_camera_events_reach_the_seats_and_the_prompt() -> None:
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     session, table, flags, slot = _session(script)
     session.start()
     _drain(session)
@@ -74,7 +65,7 @@ def test_camera_events_reach_the_seats_and_the_prompt() -> None:
 
 
 def test_floor_decision_on_a_flag_becomes_a_referee_correction() -> None:
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     session, _table, flags, _ = _session(script)
     flags.set_pin("2468")
     session.start()

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
-from table_camera import oblique_camera
+from table_camera import oblique_camera, three_seats_dealt
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
@@ -25,14 +25,6 @@ from dealer_assist.vision.pipeline import ScriptedTable
 from dealer_assist.vision.table_profile import oval_profile
 
 FPS = 30.0
-
-
-def _three_seats_dealt() -> ScriptedTable:
-    script = ScriptedTable(6, FPS).button(5).hold(0.5)
-    for _ in range(4):
-        for seat in (1, 3, 5):
-            script.deal(seat).hold(0.3)
-    return script.hold(1.0)
 
 
 class GatedCamera:
@@ -125,7 +117,7 @@ def test_hands_refereed_at_a_camera_are_recorded_in_the_hand_log(qtbot, qapp, ap
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Live at a real camera: every event the referee takes is committed to the hand log as it happens (the demo's
     hands were recorded; the camera's were not recorded at all)."""
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
     camera.gate.set()
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
@@ -143,7 +135,7 @@ def test_a_camera_that_vanishes_mid_hand_is_said_and_the_hand_kept(qtbot, qapp, 
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The camera stops answering mid-deal: the banner says so in one line (it said nothing: the video froze on its
     last frame as if the table were idle), and the hand so far stays in the log, ended as incomplete."""
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations), fail_after=len(script.observations) // 2)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
     qtbot.waitUntil(lambda: window.live.banner.isVisible() and "vanished" in window.live.banner.text(),
@@ -164,7 +156,7 @@ def test_a_camera_that_vanishes_mid_hand_is_said_and_the_hand_kept(qtbot, qapp, 
 def test_a_corrupt_frame_is_skipped_not_the_end_of_refereeing(qtbot, qapp, app_dirs: Path,  # type: ignore[no-untyped-def]
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """One frame that is not a colour image (a broken decode) among good ones: the view and the referee carry on."""
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations), bad=frozenset({3}))
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
     session = window.session
@@ -181,7 +173,7 @@ def test_a_hand_log_that_becomes_unwritable_is_one_line_and_refereeing_carries_o
         qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The disk fills mid-hand: one line says the hand log cannot be written and since when; the referee still takes
     every event (an exception out of the sink stopped the events released with it), and what was recorded is kept."""
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     half = len(script.observations) // 2
     camera = GatedCamera(len(script.observations), gate_at=half)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
@@ -237,7 +229,7 @@ def test_the_video_demo_and_the_table_record_through_one_writer(qtbot, qapp, app
 
     from dealer_assist.app.models.capture import FrameRing
 
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations))
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
     demo = window._demo_sink(SimpleNamespace(ring=FrameRing(), config=None))  # type: ignore[arg-type]
@@ -255,7 +247,7 @@ def test_the_seats_in_play_come_from_settings_and_an_empty_seat_is_not_waited_fo
         qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three players at a six-seat table: with every seat taken as in play (the camera cannot see an empty seat), the
     referee waited for cards to seats 2, 4 and 6 and the hand never left the deal; the seats in play are a setting."""
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script, seats="1:400, 3, 5:250")
     session = window.session
@@ -275,7 +267,7 @@ def test_the_seats_in_play_come_from_settings_and_an_empty_seat_is_not_waited_fo
 
 def test_seats_in_play_that_are_not_at_the_table_turn_refereeing_off_with_one_line(  # type: ignore[no-untyped-def]
         qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, GatedCamera(len(script.observations)), script,
                           seats="1,3,7", started=False)
     text = window.live.banner.text()
@@ -338,7 +330,7 @@ def test_a_new_dealer_on_the_table_opens_their_down_in_the_log_without_stopping_
     import sqlite3
     from dataclasses import replace
 
-    script = _three_seats_dealt()
+    script = three_seats_dealt(FPS)
     camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script, seats="1,3,5", dealer="Ann Lee")
     session = window.session
