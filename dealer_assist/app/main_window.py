@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -40,7 +39,7 @@ from dealer_assist.app import theme
 from dealer_assist.app.models.capture import CaptureThread, FrameRing, LatestFrame, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
-from dealer_assist.app.models.log_sink import GuardedSink
+from dealer_assist.app.models.log_sink import WRITE_ERRORS, GuardedSink
 from dealer_assist.app.models.refereed import RefereedDemo
 from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.settings import (
@@ -390,7 +389,7 @@ class MainWindow(QMainWindow):
         if record:
             try:
                 self.recorder = DemoRecorder(HandLog.open(self.review_model.path), self.driver)
-            except (DealerAssistError, OSError) as exc:
+            except WRITE_ERRORS as exc:
                 self.show_notice(f"Demo hands are not being recorded: {exc}")
         self.live.show_award(None)
         self.demo_timer.start()
@@ -532,7 +531,7 @@ class MainWindow(QMainWindow):
             session = self._log_writer().open_session("demo (simulated video)", "simulator", house_rules=rules)
             return GuardedSink(HandLogSink(self._log_writer(), session, frames=worker.ring, encode=_jpeg),
                                self.review_model.path, self.show_notice)
-        except (DealerAssistError, OSError) as exc:
+        except WRITE_ERRORS as exc:
             self.show_notice(f"Demo hands are not being recorded: {exc}")
             return None
 
@@ -628,7 +627,7 @@ class MainWindow(QMainWindow):
         try:
             session = self._log_writer().open_session(table, self.settings.dealer_name, profile=profile,
                                                       house_rules=self.rules.to_dict())
-        except (DealerAssistError, OSError, sqlite3.Error) as exc:
+        except WRITE_ERRORS as exc:
             self.show_notice(f"Hands at this table are not being recorded: {exc}")
             return None
         self.table_log_sink = HandLogSink(self._log_writer(), session, frames=ring, encode=_jpeg)
@@ -646,7 +645,7 @@ class MainWindow(QMainWindow):
         try:
             sink.session_id = log.open_session(table, self.settings.dealer_name, profile=profile,
                                                house_rules=self.rules.to_dict())
-        except (DealerAssistError, OSError, sqlite3.Error) as exc:
+        except WRITE_ERRORS as exc:
             self.show_notice(f"The new dealer could not be recorded ({exc}); hands stay under the previous one")
 
     def _log_writer(self) -> HandLog:
@@ -707,10 +706,7 @@ class MainWindow(QMainWindow):
         worker = session.worker
         if getattr(worker, "status", None) != "failed":
             return
-        session.poll(limit=None)
-        session.loop.drain()
-        session.ended = True
-        session.referee.close(worker.last_t)
+        session.end_on_failure()
         self.live.show_banner(f"Video lost: {getattr(worker, 'error', None) or 'the source failed'}. Refereeing has "
                               "stopped; the hands so far are in the hand log (the one in progress as incomplete). "
                               "Check the camera, then save Settings to reconnect.")

@@ -10,13 +10,13 @@ from __future__ import annotations
 import contextlib
 import queue
 import random
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dealer_assist.app.models.flags import FlagListModel
+from dealer_assist.app.models.log_sink import WRITE_ERRORS
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import SeatState, SeatStatus, TableModel
 from dealer_assist.audit.prompt import legal_actions
@@ -275,7 +275,7 @@ class DemoRecorder:
     def _run(self, job: Callable[[], None]) -> None:
         try:
             job()
-        except (DealerAssistError, OSError, sqlite3.Error) as exc:  # a full disk must not take the table down
+        except WRITE_ERRORS as exc:  # a full disk must not take the table down
             self.errors.append(str(exc) or type(exc).__name__)
 
     def _submit(self, job: Callable[[], None]) -> None:

@@ -141,6 +141,14 @@ class LiveSession:
             self.worker.join(timeout=3)
         self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
 
+    def end_on_failure(self) -> None:
+        """The worker's source failed (a camera that vanished): what it queued is refereed, and the hand in progress
+        ends (incomplete); the worker queues no end of its own then."""
+        self.poll(limit=None)
+        self.loop.drain()
+        self.ended = True
+        self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+
     def poll(self, limit: int | None = 500, wait_s: float = 0.0) -> int:
         """Take what the vision thread queued (at most `limit` items): events into the loop, and at each `Reached`
         the loop advanced (the referee fed, the tracker told). With `wait_s`, wait that long in all for more (a

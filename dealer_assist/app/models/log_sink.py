@@ -19,7 +19,7 @@ from dealer_assist.audit.sink import RefereeSink
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.events import TableEvent
 
-WRITE_ERRORS = (DealerAssistError, OSError, sqlite3.Error)
+WRITE_ERRORS = (DealerAssistError, OSError, sqlite3.Error)  # what writing the hand log raises when it cannot
 
 
 class GuardedSink:
