@@ -4,6 +4,7 @@ each step, flags, the award — and export it as json, csv and phh."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -77,6 +78,30 @@ def test_review_model_timeline_has_key_frames_and_seat_states(recorded_log: Path
         assert model.export(hand.id, fmt).strip()
     assert json.loads(model.export(hand.id, "json"))
     model.close()
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_review_exports_carry_the_chain_and_check_against_the_log(recorded_log: Path, tmp_path: Path,
+                                                                   fmt: str) -> None:
+    """An export saved from Review is checked against the log like `log export`'s: each row with its hash."""
+    from click.testing import CliRunner
+
+    from dealer_assist.cli import cli
+
+    model = ReviewModel(recorded_log)
+    (hand,) = model.hands()
+    text = model.export(hand.id, fmt)
+    model.close()
+    path = tmp_path / f"hand.{fmt}"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["log", "verify", "--log", str(recorded_log), "--export", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "matches the log" in result.output
+    edited = re.sub(r'"t": (\d)', r'"t": 9\1', text, count=1) if fmt == "json" else text.replace("dealt", "dealt!", 1)
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["log", "verify", "--log", str(recorded_log), "--export", str(path)])
+    assert result.exit_code == 1, result.output
 
 
 def test_review_view_steps_through_a_hand_with_key_frames(qtbot, qapp: QApplication, recorded_log: Path,

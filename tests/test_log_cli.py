@@ -10,15 +10,13 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
+from hand_log_story import record_story
 
-from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
-from dealer_assist.cards import parse_card, parse_cards
+from dealer_assist.cards import parse_cards
 from dealer_assist.cli import cli
 from dealer_assist.cli.log import log as log_group
 from dealer_assist.store import LOG_ENV, HandLog
-from dealer_assist.vision.events import CardDealt, CardReplaced, CardsDiscarded, CardsShown
-
-JPEG = b"\xff\xd8\xff\xe0frame"
+from dealer_assist.vision.events import CardsShown
 
 
 @pytest.fixture(scope="module")
@@ -27,21 +25,7 @@ def path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = tmp_path_factory.mktemp("cli") / "log.sqlite"
     with HandLog.open(p) as log:
         s = log.open_session("T1", "alice", house_rules={"stakes": {"small_blind": 1, "big_blind": 2}})
-        h = log.start_hand(s, button=3, stacks={1: 500, 2: 400, 3: 300})
-        deal = parse_cards("Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs")
-        for i, card in enumerate(deal):
-            log.record_event(h, CardDealt(t=i * 0.5, frame=i * 15, seat=1 + i % 3, card=card))
-        log.record_correction(h, "misread_card", target_id=2, data={"card": "Kd"}, reason="glare", by="floor bob")
-        log.record_action(h, DealerAction(seat=1, action="raise", amount=4, t=6.0))
-        log.record_action(h, DealerAction(seat=2, action="fold", t=6.5, source="vision"))
-        log.record_action(h, DealerAction(seat=3, action="call", t=7.0))
-        sha = log.save_snapshot(h, "exposed", JPEG, t=3.0, frame=45)
-        f = log.record_flag(h, Flag(FlagKind.CARD_EXPOSED, Severity.WARNING, 2, "deal: exposed card",
-                                    "exposed_card_policy", "5c flashed", 3.0, 45), snapshot=sha)
-        log.record_correction(h, "dismiss_flag", target_id=f.id, reason="player flashed it", by="floor bob")
-        log.record_event(h, CardsDiscarded(t=8.0, frame=240, seat=1, count=1, cards=(parse_card("Td"),)))
-        log.record_event(h, CardReplaced(t=8.5, frame=255, seat=1, card=parse_card("Kh")))
-        log.record_event(h, CardsShown(t=9.0, frame=300, seat=3, cards=parse_cards("3h 6d 9c Qs")))
+        h = record_story(log, s)
         log.record_event(h, CardsShown(t=9.5, frame=310, seat=1, cards=parse_cards("Ac 4s 7h Kh")))
         log.record_award(h, {"pots": [{"name": "main pot", "amount": 10, "shares": [
             {"seat": 1, "amount": 10, "portion": "whole", "reason": "best Badugi hand: K-7-4-A"}],

@@ -1,5 +1,5 @@
-"""`dealer-assist log`: verify, list, show and export the hand log (read-only; recording is the referee's), record
-the floor's corrections of ended hands, and its signing key."""
+"""`dealer-assist log`: verify, list, show and export the hand log and check an export against it (read-only;
+recording is the referee's), record the floor's corrections of ended hands, and its signing key."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dealer_assist.audit.records import FlagKind
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
-from dealer_assist.store.export import EXPORT_FORMATS, export_csv, export_json
+from dealer_assist.store.export import EXPORT_FORMATS, ChainLinks, chain_links, export_csv, export_json
 from dealer_assist.store.log_key import KEY_ENV, load_key, write_new_key
 from dealer_assist.store.paths import path_problem, refuse_log_path
 from dealer_assist.store.queries import MAX_ID
@@ -89,24 +89,50 @@ def key_file_option(func: F) -> F:
 @click.option("--head", "head_text", default=None, metavar="SEQ:HASH",
               help="A chain head recorded earlier (printed by this command); fail unless the log still holds it.")
 @key_file_option
-def verify(log_path: Path | None, head_text: str | None, key_file: Path | None) -> None:
+@click.option("--export", "export_path", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also check FILE, a JSON or CSV export (`log export`), against the log: every row it holds must be "
+                   "the log's row at its seq, with its hash and content, and each hand in it complete.")
+def verify(log_path: Path | None, head_text: str | None, key_file: Path | None, export_path: Path | None) -> None:
     """Check every record against the hash chain (and, given the key, the chain head's signature); exit status 1
-    and one line per problem if any."""
+    and one line per problem if any.
+
+    With --export FILE, also check an export handed on (to a commission, a dispute panel) against the log: a row
+    edited after the export was made (an award amount, a card), one added to it or one of its hand's rows left out
+    is one `export:` line naming the hand, record, id and seq and what differs."""
+    from dealer_assist.store.export_check import read_export, verify_export  # only for --export
+
     expected = ChainHead.parse(head_text) if head_text else None
     key = load_key(key_file)
+    export = read_export(export_path) if export_path is not None else None   # bad input before the log is read
     with _open(log_path) as hand_log:
-        report = hand_log.verify(expected_head=expected, key=key)
-    for problem in report.problems:
+        if export is None:
+            report, check = hand_log.verify(expected_head=expected, key=key), None
+        else:
+            report, check = verify_export(hand_log.conn, hand_log.path, export, expected_head=expected, key=key)
+    for problem in (*report.problems, *(check.problems if check else ())):
         click.echo(str(problem))
     if report.incomplete_hands:
         ids = ", ".join(str(h) for h in report.incomplete_hands)
         click.echo(f"note: hands left incomplete when the recorder stopped: {ids}")
     if report.signature == "not checked":
         click.echo(f"note: the chain head is signed; give --key-file (or ${KEY_ENV}) to check the signature")
+    signed = "; the key's signature of it checks" if report.signature == "verified" else ""
+    if check is not None:
+        held = f"{check.hands} hand(s), {check.rows} row(s)"
+        log_part = (f"{len(report.problems)} problem(s) in the log ({report.records} records)" if not report.ok
+                    else f"the log itself verifies ({report.records} records)")
+        if not (report.ok and check.ok):
+            export_part = (f"{len(check.problems)} problem(s) in the export {check.path} ({held})" if not check.ok
+                           else f"the export {check.path} matches the log ({held})")
+            click.echo(printable(f"FAILED: {export_part}; {log_part}"), err=True)
+            sys.exit(1)
+        click.echo(printable(f"ok: the export {check.path} matches the log: {held}, each the log's row at its seq "
+                             f"with its hash; {report.records} records, {report.snapshots} snapshot(s) checked; "
+                             f"chain head {report.head}{signed}"))
+        return
     if not report.ok:
         click.echo(f"FAILED: {len(report.problems)} problem(s) in {report.records} records", err=True)
         sys.exit(1)
-    signed = "; the key's signature of it checks" if report.signature == "verified" else ""
     click.echo(f"ok: {report.records} records, {report.snapshots} snapshot(s) checked; chain head {report.head}"
                f"{signed}")
 
@@ -324,7 +350,8 @@ def recheck(log_path: Path | None, hand: str | None, all_hands: bool) -> None:
 @click.argument("hand", required=False)
 @click.option("--all", "all_hands", is_flag=True, help="Export every hand instead of one.")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="json", show_default=True,
-              help="json: the stored records; csv: one line per record; phh: Poker Hand History text.")
+              help="json: the stored records, each with its row's prev and hash; csv: one line per record, its "
+                   "row's hash last; phh: Poker Hand History text.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
 def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, output: Path | None) -> None:
@@ -342,10 +369,14 @@ def export(log_path: Path | None, hand: str | None, all_hands: bool, fmt: str, o
             for hand_id in ids:
                 yield first if first is not None else hand_log.story(hand_id)
 
+        def links(story: HandStory) -> ChainLinks:
+            """The stored `prev` and `hash` of the hand's rows, which the JSON and CSV carry."""
+            return chain_links(hand_log.conn, story.hand.id)
+
         if fmt == "json":
-            chunks = export_json(stories(), single=not all_hands)
+            chunks = export_json(stories(), single=not all_hands, chain=links)
         elif fmt == "csv":
-            chunks = export_csv(stories())
+            chunks = export_csv(stories(), chain=links)
         else:
             from dealer_assist.store.phh import export_phh  # the rules engine: only for PHH
 

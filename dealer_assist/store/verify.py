@@ -33,7 +33,8 @@ from dealer_assist.store.chain import EMPTY_HEAD, GENESIS, Anchor, ChainHead, an
 from dealer_assist.store.paths import snapshot_dir
 from dealer_assist.store.schema import guard_triggers
 
-ProblemKind = Literal["edited", "inserted", "deleted", "anchor", "snapshot", "schema"]
+ProblemKind = Literal["edited", "inserted", "deleted", "anchor", "snapshot", "schema", "export"]
+"""What a problem is; `export`: an exported file that does not match the log (`store.export_check`)."""
 
 # Child tables and the parent their reference points at.
 _REFERENCES: tuple[tuple[str, str, str], ...] = (

@@ -12,7 +12,7 @@ from pathlib import Path
 from dealer_assist.app.models.table import SeatState
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.store.export import export_csv, export_json
+from dealer_assist.store.export import chain_links, export_csv, export_json
 from dealer_assist.store.handlog import HandLog, snapshot_file
 from dealer_assist.store.log_key import KEY_ENV, load_key
 from dealer_assist.store.paths import resolve_log_path
@@ -214,13 +214,15 @@ class ReviewModel:
 
     def export(self, hand_id: int, fmt: str = "json") -> str:
         """The hand in the store's export format: json, csv, or phh (the hand-history standard)."""
-        story = self.story(hand_id)
-        if story is None:
+        log = self._open()
+        story = None if log is None else log.story(hand_id)
+        if log is None or story is None:
             return ""
+        links = chain_links(log.conn, hand_id)   # each row's stored hash: `log verify --export` checks the file
         if fmt == "json":
-            return "".join(export_json([story], single=True))
+            return "".join(export_json([story], single=True, chain=lambda _: links))
         if fmt == "csv":
-            return "".join(export_csv([story]))
+            return "".join(export_csv([story], chain=lambda _: links))
         if fmt == "phh":
             from dealer_assist.store.phh import export_phh  # pulls in the rules engine: only when asked
 
