@@ -16,7 +16,7 @@ from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.live_session import LiveSession
-from dealer_assist.app.models.review import ReviewModel
+from dealer_assist.app.models.review import ReviewModel, summary_line
 from dealer_assist.app.models.settings import Settings
 from dealer_assist.app.models.sim_demo import SimVideoWorker
 from dealer_assist.app.models.table import TableModel
@@ -66,6 +66,7 @@ def recorded_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_review_model_timeline_has_key_frames_and_seat_states(recorded_log: Path) -> None:
     model = ReviewModel(recorded_log)
     (hand,) = model.hands()
+    assert hand.pot and hand.won and f"pot {hand.pot} to seat " in summary_line(hand)   # the hand list shows the award
     lines = model.timeline(hand.id)
     kinds = [line.kind for line in lines]
     assert "snapshot" in kinds and "flag" in kinds and "award" in kinds

@@ -61,6 +61,8 @@ def test_list_and_filters(path: Path) -> None:
     assert out.exit_code == 0
     lines = out.output.splitlines()
     assert len(lines) == 3 and "T1  #1  dealer alice  seats 1,2,3  complete  flags 1" in lines[0]
+    assert lines[0].endswith("flags 1  pot 10: seat 1 10")          # the award, so a disputed pot is found by eye
+    assert lines[1].endswith("misdeal  flags 0")                      # no award, no pot
     assert "not ended (recorder stopped)" in lines[2]
     assert "the recorder stopped before ending it" in run("log", "show", "3", "--log", str(path)).output
 
@@ -78,6 +80,19 @@ def test_list_and_filters(path: Path) -> None:
     assert typo.exit_code == 2 and "card_exposd" in typo.output and "'card_exposed'" in typo.output  # not "no hands"
     assert ids("--date", today) == [1, 2, 3] and ids("--date", "2001-01-01") == []
     assert ids("--limit", "2") == [1, 2]
+    listed = [json.loads(line) for line in run("log", "list", "--log", str(path), "--json").output.splitlines()]
+    assert [(h["pot"], h["won"]) for h in listed] == [(10, {"1": 10}), (None, {}), (None, {})]
+
+
+def test_a_split_pot_lists_each_winner_and_leaves_out_returned_chips() -> None:
+    from dealer_assist.store.queries import _pot_and_winners
+
+    payload = {"pots": [{"amount": 45, "shares": [{"seat": 1, "amount": 23}, {"seat": 2, "amount": 22}]},
+                        {"amount": 70, "shares": [{"seat": 2, "amount": 35}, {"seat": 3, "amount": 35}]}],
+               "returned": {"3": 15}, "totals": {"1": 23, "2": 57, "3": 50}}
+    assert _pot_and_winners(json.dumps(payload)) == (115, {1: 23, 2: 57, 3: 35})
+    assert _pot_and_winners(None) == (None, {})
+    assert _pot_and_winners('{"pots": [{"amount": "x"}]}') == (None, {})   # a payload this version cannot read
 
 
 def test_log_location_from_environment_and_flag(path: Path, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import click
 from dealer_assist.audit.records import FlagKind
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, default_log_path, resolve_log_path
+from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, HandSummary, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, ChainLinks, chain_links, export_csv, export_json
 from dealer_assist.store.log_key import KEY_ENV, load_key, write_new_key
 from dealer_assist.store.paths import path_problem, refuse_log_path
@@ -189,9 +189,18 @@ def list_(log_path: Path | None, table: str | None, date: str | None, dealer: st
             continue
         seats = ",".join(str(s) for s in h.seats)
         click.echo(printable(f"{h.id:>8}  {h.started_at[:19].replace('T', ' ')}  {h.table}  #{h.number}  "
-                             f"dealer {h.dealer}  seats {seats}  {h.status or unended}  flags {h.flags}"))
+                             f"dealer {h.dealer}  seats {seats}  {h.status or unended}  flags {h.flags}"
+                             f"{_award_text(h)}"))
     if not hands and not as_json:
         click.echo("no hands match", err=True)
+
+
+def _award_text(hand: HandSummary) -> str:
+    """"  pot 64: seat 2 64" (split: "seat 1 23, seat 2 22"); empty for a hand with no award."""
+    if hand.pot is None:
+        return ""
+    shares = ", ".join(f"seat {seat} {chips}" for seat, chips in hand.won.items())
+    return f"  pot {hand.pot}: {shares}" if shares else f"  pot {hand.pot}"
 
 
 def _number(option: str, text: str | None) -> int | None:

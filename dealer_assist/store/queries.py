@@ -72,7 +72,8 @@ SELECT h.id, h.number, t.name, d.name, h.session_id, h.game, h.button, h.seats, 
        CASE WHEN e.status IS NOT NULL AND EXISTS (
                 SELECT 1 FROM corrections c WHERE c.hand_id = h.id AND c.kind = 'void_hand')
             THEN '{VOIDED}' ELSE e.status END,
-       e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id)
+       e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id),
+       (SELECT a.payload FROM awards a WHERE a.hand_id = h.id ORDER BY a.id DESC LIMIT 1)
 FROM hands h
 JOIN "tables" t ON t.id = h.table_id
 JOIN dealers d ON d.id = h.dealer_id
@@ -80,12 +81,29 @@ LEFT JOIN hand_ends e ON e.hand_id = h.id
 """
 
 
+def _pot_and_winners(payload: str | None) -> tuple[int | None, dict[int, int]]:
+    """The chips in an award's pots and what each winning seat took from them (uncalled bets returned are not
+    won); (None, {}) without an award, or for an award payload this version cannot read."""
+    if payload is None:
+        return None, {}
+    try:
+        pots = json.loads(payload)["pots"]
+        won: dict[int, int] = {}
+        for pot in pots:
+            for share in pot["shares"]:
+                won[int(share["seat"])] = won.get(int(share["seat"]), 0) + int(share["amount"])
+        return sum(int(pot["amount"]) for pot in pots), {s: c for s, c in sorted(won.items()) if c}
+    except (ValueError, KeyError, TypeError):
+        return None, {}
+
+
 def _summary(row: tuple[Any, ...]) -> HandSummary:
     """A HandSummary from one row of `_SUMMARY`."""
     seats = {int(k): int(v) for k, v in json.loads(row[7]).items()}
+    pot, won = _pot_and_winners(row[12])
     return HandSummary(id=row[0], number=row[1], table=row[2], dealer=row[3], session_id=row[4], game=row[5],
                        button=row[6], seats=dict(sorted(seats.items())), started_at=row[8], status=row[9],
-                       ended_at=row[10], flags=row[11])
+                       ended_at=row[10], flags=row[11], pot=pot, won=won)
 
 
 def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str | None = None,

@@ -47,6 +47,8 @@ class HandSummary:
     status: str | None
     ended_at: str | None
     flags: int
+    pot: int | None = None                  # chips in the pots of the hand's last award; None without an award
+    won: dict[int, int] = field(default_factory=dict)   # what each seat won from those pots (winners only)
 
 
 @dataclass(frozen=True, slots=True)

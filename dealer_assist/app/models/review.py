@@ -268,4 +268,7 @@ def summary_line(hand: HandSummary) -> str:
     status = hand.status or "in progress"
     flags = f" · {hand.flags} flag{'s' if hand.flags != 1 else ''}" if hand.flags else ""
     when = hand.started_at[:16].replace("T", " ")
-    return f"#{hand.id} · {hand.table} · hand {hand.number}\n{when} · {hand.game} · {hand.dealer} · {status}{flags}"
+    won = ", ".join(f"seat {seat}" for seat in hand.won)
+    pot = f" · pot {hand.pot}" + (f" to {won}" if won else "") if hand.pot is not None else ""
+    return (f"#{hand.id} · {hand.table} · hand {hand.number}{pot}\n{when} · {hand.game} · {hand.dealer} · "
+            f"{status}{flags}")
