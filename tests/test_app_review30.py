@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import errno
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
-from table_camera import oblique_camera, three_seats_dealt
+from table_camera import GatedCamera, oblique_camera, three_seats_dealt
 
 from dealer_assist.app import theme
 from dealer_assist.app.main_window import MainWindow
@@ -20,50 +19,11 @@ from dealer_assist.app.models.settings import MODES, Settings
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.events import CardDealt
-from dealer_assist.vision.frames import Frame, SourceError
+from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.pipeline import ScriptedTable
 from dealer_assist.vision.table_profile import oval_profile
 
 FPS = 30.0
-
-
-class GatedCamera:
-    """Scripted frames like a camera's; stops at `gate_at` until `gate` is set, then fails with `fail` (if given)
-    after `fail_after` frames, or gives `bad` frames (corrupt) at those indices."""
-
-    def __init__(self, count: int, *, gate_at: int | None = None, fail_after: int | None = None,
-                 bad: frozenset[int] = frozenset()) -> None:
-        self.count, self.gate_at, self.fail_after, self.bad = count, gate_at, fail_after, bad
-        self.gate = threading.Event()
-        self.waiting = threading.Event()
-        self.index = 0
-        self.closed = False
-        self.image = np.zeros((720, 1280, 3), np.uint8)
-
-    @property
-    def name(self) -> str:
-        return "camera 0"
-
-    @property
-    def fps(self) -> float:
-        return FPS
-
-    def read(self) -> Frame | None:
-        if self.gate_at is not None and self.index == self.gate_at:
-            self.waiting.set()
-            self.gate.wait(10)
-        if self.fail_after is not None and self.index >= self.fail_after:
-            raise SourceError("camera 0: 30 frames in a row could not be read from frame "
-                              f"{self.index} (the camera or stream vanished)")
-        if self.index >= self.count:
-            return None
-        i = self.index
-        self.index += 1
-        image = np.zeros((10, 10), np.uint8) if i in self.bad else self.image
-        return Frame(image, i / FPS, i)
-
-    def close(self) -> None:
-        self.closed = True
 
 
 @pytest.fixture

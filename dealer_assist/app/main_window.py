@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.app import theme
-from dealer_assist.app.models.capture import CaptureThread, FrameRing, LatestFrame, SyntheticSource
+from dealer_assist.app.models.capture import CaptureThread, FrameRing, LatestFrame, SourceProbe, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.log_sink import WRITE_ERRORS, GuardedSink
@@ -111,6 +111,11 @@ if TYPE_CHECKING:
     from dealer_assist.store.sink import HandLogSink
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
+RETRY_KINDS = ("camera", "stream")
+"""Sources a refereed table keeps trying to open: a camera unplugged or a stream dropped may come back (a video file
+that failed is corrupt: opened again, it would replay hands already recorded)."""
+READY_MESSAGE_MS = 10_000
+"""How long the status bar says "<Mode> mode · ready in N s" after start-up (it is not live status)."""
 
 
 class SettingsDialog(QDialog):
@@ -208,6 +213,9 @@ class SettingsDialog(QDialog):
 
 class MainWindow(QMainWindow):
     """Mode buttons across the top (Ctrl+1..4), the mode's view below, a status line at the bottom."""
+
+    RECONNECT_S = 3.0
+    """Every how many seconds the source of a refereed table that was lost (or would not open) is tried again."""
 
     def __init__(
         self,
@@ -324,6 +332,17 @@ class MainWindow(QMainWindow):
         self.source_timer = QTimer(self)
         self.source_timer.setInterval(500)
         self.source_timer.timeout.connect(self._check_source)
+        # A refereed table's camera or stream that was lost, or would not open, is tried again every `reconnect_s`,
+        # each attempt on its own thread (`SourceProbe`); this timer polls it (`_reconnect_tick`).
+        self.reconnect_s = self.RECONNECT_S
+        self.reconnect_timer = QTimer(self)
+        self.reconnect_timer.timeout.connect(self._reconnect_tick)
+        self.reconnect_probe: SourceProbe | None = None
+        self.reconnect_attempts = 0
+        self._reconnect_next = 0.0
+        self.source_error: str | None = None  # why start_live's source would not open (the rest of the table was ready)
+        self.table_warning: str | None = None  # the refereed table's standing warning (a camera too coarse to read)
+        self.back_note: str | None = None  # "Camera back at ...", said until the next hand starts
         self.sim_worker: SimVideoWorker | None = None
         self.log_writer: HandLog | None = None  # the hand log's one writer: the video demo's and the table's hands
         self.table_sink: GuardedSink | None = None
@@ -577,11 +596,13 @@ class MainWindow(QMainWindow):
         if not self.demo_timer.isActive():
             self.demo_timer.start()
 
-    def start_live(self, detector: str = "onnx") -> LiveSession | None:
+    def start_live(self, detector: str = "onnx", source: FrameSource | None = None) -> LiveSession | None:
         """Referee the real table: source -> vision pipeline (own thread) -> referee -> the live view.
 
         Needs the table profile, its camera calibration and a card detector; whatever is missing is
-        said in the banner and the video still shows (start_capture)."""
+        said in the banner and the video still shows (start_capture). `source`: one already opened (a
+        camera that came back), used instead of opening the settings' source; left open if refereeing
+        cannot start. A source that would not open (the rest being ready) is kept in `source_error`."""
         # Imported here: the vision chain and the referee cost start-up time a demo or review never needs.
         from dealer_assist.app.models.live_session import LiveSession, VisionWorker
         from dealer_assist.audit.referee import Referee
@@ -591,6 +612,7 @@ class MainWindow(QMainWindow):
         from dealer_assist.vision.detector import make_detector
 
         s = self.settings
+        self.source_error = None
         try:
             profile = load_profile(s.table_profile)
             calibration = CameraCalibration.load(default_camera_path(profile), profile)
@@ -600,10 +622,16 @@ class MainWindow(QMainWindow):
             # The camera cannot tell an empty seat from a player's: the seats in play come from Settings.
             stacks = s.seats_in_play(100 * max(self.rules.big_bet, self.rules.big_blind)) or None
             config = TableConfig.for_profile(profile, self.rules, stacks, button=min(stacks or [1]))
-            source = open_source(s.source or "0")
         except (DealerAssistError, OSError) as exc:
             self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
             return None
+        if source is None:
+            try:
+                source = open_source(s.source or "0")
+            except (DealerAssistError, OSError) as exc:
+                self.source_error = str(exc)
+                self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
+                return None
         ring = FrameRing()
         sink = self._table_sink(profile.name, profile.to_toml(), ring)   # every record committed as it happens
         referee = Referee(config, sink)
@@ -615,7 +643,8 @@ class MainWindow(QMainWindow):
         self.session.start()
         self.session_timer.start()
         self.source_timer.start()      # a camera that fails mid-session is said (`_check_source`)
-        self.live.show_banner(camera_reach(profile, calibration).warning())   # a camera too coarse to read shows
+        self.table_warning = camera_reach(profile, calibration).warning()
+        self.live.show_banner(self.table_warning)   # a camera too coarse to read shows
         return self.session
 
     def _table_sink(self, table: str, profile: str, ring: FrameRing) -> RefereeSink | None:
@@ -659,24 +688,38 @@ class MainWindow(QMainWindow):
     def rules(self) -> HouseRules:
         return rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
 
-    def start_capture(self) -> None:
-        """Open the settings' source on the capture thread; a failing source reconnects with a banner."""
+    def start_capture(self, opened: FrameSource | None = None) -> None:
+        """Open the settings' source: refereed where the table is ready (`start_live`), a camera or stream that
+        will not open then tried again until it does (`_start_reconnect`); else shown on the capture thread, a
+        failing source reconnecting with a banner. `opened`: the source already opened (a camera that came back)."""
         if self.capture is not None or self.session is not None:
+            if opened is not None:
+                opened.close()
             return
         kind, spec = self.settings.source_kind, self.settings.source
-        if kind != "simulated" and self.start_live() is not None:
-            return
+        if kind != "simulated":
+            if self.start_live(source=opened) is not None:
+                return
+            if opened is None and self.source_error is not None and kind in RETRY_KINDS:
+                self._start_reconnect(self.source_error, lost=False)
+                return
+        source: FrameSource
         if kind == "simulated":
-            source: FrameSource = SyntheticSource(960, 540, 30.0)
+            if opened is not None:
+                opened.close()
+            source = SyntheticSource(960, 540, 30.0)
             reopen = None
         else:
             spec = spec or "0"
-            try:
-                source = open_source(spec)
-            except (SourceError, OSError) as exc:
-                self.live.video.message = f"Cannot open {kind} {spec!r}: {exc}"
-                self.live.show_banner(f"Video source unavailable: {exc}. Check Settings; retrying.")
-                source = _RetrySource(spec)
+            if opened is not None:
+                source = opened
+            else:
+                try:
+                    source = open_source(spec)
+                except (SourceError, OSError) as exc:
+                    self.live.video.message = f"Cannot open {kind} {spec!r}: {exc}"
+                    self.live.show_banner(f"Video source unavailable: {exc}. Check Settings; retrying.")
+                    source = _RetrySource(spec)
             reopen = _reopener(spec)
         self.capture = CaptureThread(source, self.slot, reopen=reopen, retry_s=2.0)
         self.capture.start()
@@ -707,11 +750,85 @@ class MainWindow(QMainWindow):
         if getattr(worker, "status", None) != "failed":
             return
         session.end_on_failure()
-        self.live.show_banner(f"Video lost: {getattr(worker, 'error', None) or 'the source failed'}. Refereeing has "
-                              "stopped; the hands so far are in the hand log (the one in progress as incomplete). "
-                              "Check the camera, then save Settings to reconnect.")
+        error = getattr(worker, "error", None) or "the source failed"
+        if self.settings.source_kind in RETRY_KINDS:      # a camera plugged back, a stream back up: it comes back
+            self._start_reconnect(error)
+            return
+        self.live.show_banner(f"Video lost: {error}. Refereeing has stopped; the hands so far are in the hand log "
+                              "(the one in progress as incomplete). Check the source, then save Settings to reconnect.")
+
+    # --- a refereed table's source that was lost, or would not open, tried again ------------------
+    def _start_reconnect(self, error: str, lost: bool = True) -> None:
+        """Try the settings' source again every `reconnect_s` until it opens (then refereeing restarts on a new
+        session, `_reconnected`), Settings are saved (`restart_table`), a demo starts or the window closes.
+
+        Each attempt opens the source on its own thread (`SourceProbe`: a stream's open can block for many seconds,
+        a camera's for a second or two), polled here on the UI thread; never two attempts at once."""
+        self._stop_reconnect()
+        self.back_note = None
+        every = f"{self.reconnect_s:g} s"
+        if lost:       # the failed session's hands are in the log already: its hand in progress ended as incomplete
+            text = (f"Video lost: {error}. Retrying every {every} (another source: Settings); the hands so far are "
+                    "in the hand log (the one in progress as incomplete).")
+        else:
+            text = f"Refereeing waits for the video source: {error}. Retrying every {every} (another source: Settings)."
+        self.live.show_banner(text)
+        self.live.video.message = f"Retrying the video source every {every}…"
+        self._reconnect_next = time.monotonic() + self.reconnect_s
+        self.reconnect_timer.setInterval(max(10, min(250, int(self.reconnect_s * 250))))
+        self.reconnect_timer.start()
+
+    @property
+    def reconnecting(self) -> bool:
+        """Whether the table's source is being tried again (see `_start_reconnect`)."""
+        return self.reconnect_timer.isActive()
+
+    def _reconnect_tick(self) -> None:
+        if self.sim_worker is not None or self.driver is not None:   # a demo has the live view now
+            self._stop_reconnect()
+            return
+        probe = self.reconnect_probe
+        if probe is not None:
+            if not probe.done.is_set():
+                return               # still opening (a slow stream): waited for, never a second attempt beside it
+            self.reconnect_probe = None
+            source = probe.take()
+            if source is not None:
+                self._reconnected(source)
+                return
+        now = time.monotonic()
+        if now >= self._reconnect_next:
+            self._reconnect_next = now + self.reconnect_s
+            self.reconnect_attempts += 1
+            self.reconnect_probe = SourceProbe(self.settings.source or "0", open_source)
+            self.reconnect_probe.start()
+
+    def _reconnected(self, source: FrameSource) -> None:
+        """The source opened again: refereeing restarts as saving Settings restarts it (`restart_table`: the failed
+        session stopped, a new one on the window's one hand-log writer, under the same dealer), on this source."""
+        self.restart_table(source)
+        session = self.session
+        if session is None or session.ended:
+            return                   # the table could not be refereed after all: start_live said why
+        self.back_note = f"Camera back at {time.strftime('%H:%M:%S')}; refereeing resumes with the next hand."
+        self.live.show_banner(" ".join(t for t in (self.back_note, self.table_warning) if t))
+        session.hand_started.connect(self._first_hand_back)
+
+    def _first_hand_back(self) -> None:
+        """The first hand after the camera came back: "Camera back at ..." has been said; the table's warning stays."""
+        if self.back_note is not None:
+            self.back_note = None
+            self.live.show_banner(self.table_warning)
+
+    def _stop_reconnect(self) -> None:
+        """Stop trying the source again; an attempt still opening closes what it opens (it is not waited for)."""
+        self.reconnect_timer.stop()
+        if self.reconnect_probe is not None:
+            self.reconnect_probe.cancel()
+            self.reconnect_probe = None
 
     def stop_capture(self) -> None:
+        self._stop_reconnect()
         self.source_timer.stop()
         if self.capture is not None:
             self.capture.stop()
@@ -781,11 +898,14 @@ class MainWindow(QMainWindow):
         session = self.session
         failed = session is not None and (session.ended or (self.table_sink is not None
                                                             and self.table_sink.error is not None))
-        return changed or failed or (self.capture is not None and self.capture.status != "running")
+        return changed or failed or self.reconnecting or (self.capture is not None and self.capture.status != "running")
 
-    def restart_table(self) -> None:
-        """Stop the camera's session (its hand in progress ends as incomplete) and the capture, then open the
-        settings' source again; a hand log that failed is opened afresh."""
+    def restart_table(self, opened: FrameSource | None = None) -> None:
+        """Stop the camera's session (its hand in progress ends as incomplete), the capture and any retrying of the
+        source, then open the settings' source again (`opened`: already open); a hand log that failed is opened
+        afresh."""
+        self._stop_reconnect()
+        self.back_note = None
         self.session_timer.stop()
         if self.session is not None:
             self.session.stop()
@@ -796,7 +916,7 @@ class MainWindow(QMainWindow):
             self.log_writer = None
         self.table_sink = self.table_log_sink = None
         self.live.show_banner(None)
-        self.start_capture()
+        self.start_capture(opened)
 
     def save(self) -> None:
         try:
@@ -814,6 +934,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop the demo and the capture, end a recorded hand in progress as incomplete, save settings."""
+        self._stop_reconnect()
         self.demo_timer.stop()
         self.stop_video_demo()
         self.procedure.stop()
@@ -905,7 +1026,7 @@ def _run_window(demo: bool, mode: str | None, settings_path: Path | None, screen
 
     sys.excepthook = on_fault  # an exception escaping a Qt slot comes here instead of a traceback on the terminal
     shown_s = time.perf_counter() - started
-    window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s")
+    window.statusBar().showMessage(f"{MODE_TITLES[window.mode]} mode · ready in {shown_s:.2f} s", READY_MESSAGE_MS)
 
     def grab() -> None:
         if screenshot is not None:

@@ -155,6 +155,51 @@ class CaptureThread(threading.Thread):
         return False
 
 
+class SourceProbe(threading.Thread):
+    """One attempt to open a source, off the UI thread: a stream's open can block for many seconds (FFmpeg's own
+    timeout), a camera's for a second or two. The window polls `done`, then `take()`s the source (None: it did not
+    open, `error` says why). A probe `cancel()`led before or after it opened closes what it opened: nothing leaks."""
+
+    def __init__(self, spec: str, opener: Callable[[str], FrameSource]) -> None:
+        super().__init__(name="source-probe", daemon=True)
+        self.spec = spec
+        self.error: str | None = None
+        self.done = threading.Event()
+        self._opener = opener
+        self._source: FrameSource | None = None
+        self._cancelled = False
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        source: FrameSource | None = None
+        try:
+            source = self._opener(self.spec)
+        except (SourceError, OSError) as exc:
+            self.error = str(exc) or type(exc).__name__
+        except Exception as exc:  # anything else (a cv2.error) is one more failed attempt too, named by its type
+            self.error = f"{type(exc).__name__}: {exc}"
+        with self._lock:
+            if self._cancelled and source is not None:
+                source.close()
+                source = None
+            self._source = source
+        self.done.set()
+
+    def take(self) -> FrameSource | None:
+        """The opened source, handed over once (None: not opened, or already taken, or cancelled)."""
+        with self._lock:
+            source, self._source = self._source, None
+            return source
+
+    def cancel(self) -> None:
+        """No longer wanted: a source already opened is closed now, one still opening is closed when it opens."""
+        with self._lock:
+            self._cancelled = True
+            source, self._source = self._source, None
+        if source is not None:
+            source.close()
+
+
 class FrameRing:
     """The last `size` frames, shrunk to `width` px wide, by frame index: the picture behind a flag.
 
