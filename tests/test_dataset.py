@@ -67,6 +67,32 @@ def test_tiles_cover_the_image_and_labels_map_back() -> None:
     assert (1, 300, 100) in found or (1, 320, 100) in found  # cut by a tile border: labelled where most of it is
 
 
+def test_one_stage_tiles_name_each_card() -> None:
+    """`benchmarks/one_stage.py`'s tiles: an index corner labelled with its card's class, then back and button."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from one_stage import one_stage_class
+
+    from dealer_assist.vision.detections import BACK_ID, BUTTON_ID
+
+    truth = _hand_made()
+    lines = [line for _, tile_lines in ds.yolo_tiles(np.zeros((360, 640, 3), np.uint8), truth, tile=320,
+                                                     long_side=640, classes=one_stage_class) for line in tile_lines]
+    classes = {int(line.split()[0]) for line in lines}
+    assert classes == {46, BACK_ID, BUTTON_ID}   # Qh's corner is class 46 (`Card.index`), as the classifier names it
+
+    from one_stage import _one_deck
+
+    from dealer_assist.vision.detections import Detections
+
+    dets = Detections.from_boxes(np.array([[0, 0, 5, 5], [10, 0, 15, 5], [20, 0, 25, 5], [30, 0, 35, 5]], float),
+                                 np.array([0.3, 0.6, 0.9, 0.8]), np.array([46, 46, BACK_ID, BACK_ID]))
+    kept = _one_deck(dets)           # one deck: the more confident Qh read stands; every back stays
+    assert kept.class_id.tolist() == [46, BACK_ID, BACK_ID]
+    assert kept.confidence.tolist() == pytest.approx([0.6, 0.9, 0.8])
+
+
 def test_tile_origins() -> None:
     assert ds.tile_origins(300, 320) == [0]
     assert ds.tile_origins(720, 320) == [0, 200, 400]

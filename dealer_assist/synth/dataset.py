@@ -15,7 +15,7 @@ Labels follow the ground truth exactly:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,9 +115,10 @@ def tile_origins(length: int, tile: int) -> list[int]:
     return [round(i * step) for i in range(n)]
 
 
-def yolo_tiles(image: Image, truth: SceneTruth, tile: int = TILE,
-               long_side: int = WORK_LONG_SIDE) -> Iterator[tuple[Image, list[str]]]:
-    """The scene at work scale, cut into tiles; each with its YOLO label lines ("cls cx cy w h", normalised)."""
+def yolo_tiles(image: Image, truth: SceneTruth, tile: int = TILE, long_side: int = WORK_LONG_SIDE,
+               classes: Callable[[LabelBox], int] | None = None) -> Iterator[tuple[Image, list[str]]]:
+    """The scene at work scale, cut into tiles; each with its YOLO label lines ("cls cx cy w h", normalised).
+    `classes` names each box's class (default: the detector's three, `LabelBox.cls`)."""
     s = work_scale(truth.width, truth.height, long_side)
     size = (round(image.shape[1] * s), round(image.shape[0] * s))
     small = image if size == (image.shape[1], image.shape[0]) else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
@@ -136,7 +137,7 @@ def yolo_tiles(image: Image, truth: SceneTruth, tile: int = TILE,
                     continue
                 cx, cy = (inside.x0 + inside.x1) / 2 / tile, (inside.y0 + inside.y1) / 2 / tile
                 bw, bh = (inside.x1 - inside.x0) / tile, (inside.y1 - inside.y0) / tile
-                lines.append(f"{b.cls} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+                lines.append(f"{b.cls if classes is None else classes(b)} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
             yield crop, lines
 
 
