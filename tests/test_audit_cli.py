@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -13,11 +14,12 @@ from click.testing import CliRunner
 from dealer_assist.audit.actions_file import actions_to_jsonl, parse_actions, read_actions
 from dealer_assist.audit.ordering import InputOrderer
 from dealer_assist.audit.records import DealerAction
+from dealer_assist.cards import parse_cards
 from dealer_assist.cli import cli
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import HandLog, StoredAction, StoredFlag
 from dealer_assist.synth.hand_video import FLAG_OF_ERROR as FLAG_OF
-from dealer_assist.vision.events import CardDealt
+from dealer_assist.vision.events import CardDealt, CardsShown
 
 CASES = [
     ("badugi-limit", 1, []),
@@ -213,3 +215,47 @@ def test_a_fault_mid_video_ends_the_hand_incomplete_and_keeps_what_was_recorded(
         assert story.end.reason.endswith(": an internal error (KeyError)")
         dealt = [r for r in story.records if getattr(r, "event", None) is not None]
         assert len(dealt) >= 5 and all(r.event.t <= 12.0 for r in dealt)
+
+
+def test_actions_file_shows_keyed_in(tmp_path: Path) -> None:
+    jsonl = '{"t": 41.5, "seat": 3, "action": "show", "cards": "Ah 2c 3d 4s"}\n{"t": 40, "seat": 1, "action": "call"}\n'
+    call, show = parse_actions(jsonl)
+    assert call == DealerAction(1, "call", t=40.0)
+    assert show == CardsShown(41.5, 0, 3, parse_cards("Ah 2c 3d 4s"), entered=True)
+    assert parse_actions(actions_to_jsonl([call, show])) == [call, show]
+    csv_text = "t,seat,action,amount,cards\n40,1,call,,\n41.5,3,show,,Ah 2c 3d 4s\n"
+    assert parse_actions(csv_text) == [call, show]
+    assert parse_actions('{"t": 1, "seat": 3, "action": "show", "cards": ["Ah", "2c", "3d", "4s"]}\n')[0].cards
+    for line, why in [('{"t": 1, "seat": 3, "action": "show"}', "a show needs its cards"),
+                      ('{"t": 1, "seat": 3, "action": "show", "cards": "Ah Zz"}', "bad show"),
+                      ('{"t": 1, "seat": 0, "action": "show", "cards": "Ah"}', "bad seat"),
+                      ('{"t": -1, "seat": 3, "action": "show", "cards": "Ah"}', "bad time")]:
+        with pytest.raises(DealerAssistError, match=why):
+            parse_actions(line + "\n", "a.jsonl")
+
+
+def test_audit_awards_a_show_the_dealer_keyed_in(tmp_path: Path) -> None:
+    """The actions file names the hand a seat showed as read at the table; the camera (here the truth detector) read
+    another: the hand keyed in is awarded, and the log says it was entered."""
+    video, truth, table = make_sim_video(tmp_path, "badugi-limit", 0, [])
+    shows = [e for e in table.truth.events if isinstance(e, CardsShown)]
+    assert len(shows) >= 2
+    loser = min(shows, key=lambda e: e.t)       # the first to show; a wheel-like badugi no other hand holds beats all
+    taken = {c for e in shows if e.seat != loser.seat for c in e.cards}
+    best = next(h for ranks in itertools.combinations("A23456", 4) for suits in itertools.permutations("cdhs")
+                if not taken & set(h := parse_cards(" ".join(r + s for r, s in zip(ranks, suits, strict=True)))))
+    gather = next(e.t for e in table.truth.events if e.kind == "gathered")
+    data = json.loads(truth.read_text())
+    entered = [DealerAction(a["seat"], a["action"], a["amount"], t=a["t"]) for a in data["actions"]]
+    path = tmp_path / "actions.jsonl"
+    path.write_text(actions_to_jsonl([*entered, CardsShown((max(e.t for e in shows) + gather) / 2, 0, loser.seat,
+                                                           best, entered=True)]))
+    clean, _ = audit(tmp_path / "clean", video, truth)
+    keyed, log = audit(tmp_path / "keyed", video, truth, "--actions", str(path))
+    def top(report: dict) -> str:  # type: ignore[type-arg]
+        won = report["hands"][0]["awards"]["totals"]
+        return str(max(won, key=lambda seat: won[seat]))
+
+    assert top(keyed) == str(loser.seat) != top(clean)
+    story = CliRunner().invoke(cli, ["log", "show", "1", "--log", str(log)]).output
+    assert f"seat {loser.seat} shows {' '.join(map(str, best))} (entered by the dealer" in story

@@ -5,6 +5,10 @@ raise) and `amount` (the total bet to, for bet and raise; empty otherwise). JSON
 `{"t": 12.4, "seat": 3, "action": "raise", "amount": 8}`; CSV has the header `t,seat,action,amount`.
 Blank lines and lines starting with `#` are skipped. A JSON object with an "actions" list (the
 truth file `dealer-assist sim-video` writes) is read as well.
+
+A shown hand the camera could not read, as the dealer or the floor read it at the table, is the action `show` with
+the hand in `cards`: `{"t": 41.0, "seat": 3, "action": "show", "cards": "Ah 2c 3d 4s"}` (CSV: a `cards` column).
+It reaches the referee as the seat's show, marked entered (`CardsShown.entered`), so the pots are awarded on it.
 """
 
 from __future__ import annotations
@@ -14,13 +18,20 @@ import io
 import json
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dealer_assist.audit.records import ACTION_KINDS, DealerAction
+from dealer_assist.cards import parse_cards
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.events import CardsShown
 
 FIELDS = ("t", "seat", "action", "amount")
+SHOW = "show"
+"""The action naming a shown hand keyed in (its `cards`), not a bet."""
+DealerInput = DealerAction | CardsShown
+"""What an actions file holds: the dealer's betting entries and the shown hands keyed in."""
 
 
 MAX_AMOUNT = 10**15
@@ -38,8 +49,11 @@ def _whole(raw: Any, what: str) -> int:
     return int(raw)
 
 
-def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerAction:
-    """One action from a mapping with t, seat, action, amount; a bad row is a one-line error naming `where`."""
+def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerInput:
+    """One action from a mapping with t, seat, action, amount (a `show`: cards); a bad row is a one-line error naming
+    `where`."""
+    if str(row.get("action", "")).strip().lower() == SHOW:
+        return _show_from_mapping(row, where)
     try:
         t = float(row["t"])
         seat = _whole(row["seat"], "seat")
@@ -62,10 +76,35 @@ def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerAction:
         raise DealerAssistError(f"{where}: {exc}") from None
 
 
-def parse_actions(text: str, name: str = "<actions>") -> list[DealerAction]:
+def _show_from_mapping(row: Mapping[str, Any], where: str) -> CardsShown:
+    """A shown hand keyed in: t, seat and cards ("Ah 2c 3d 4s" or a list); frame 0 until the video's is known
+    (`with_frames`)."""
+    try:
+        t = float(row["t"])
+        seat = _whole(row["seat"], "seat")
+        raw = row.get("cards")
+        if raw in (None, "", []):
+            raise ValueError("a show needs its cards")
+        cards = parse_cards(raw if isinstance(raw, str) else [str(c) for c in raw])
+    except (KeyError, TypeError, ValueError, DealerAssistError) as exc:
+        raise DealerAssistError(f"{where}: bad show {dict(row)!r} ({exc}); accepted: t, seat, action show and the "
+                                "hand in cards, e.g. \"Ah 2c 3d 4s\"") from None
+    if not math.isfinite(t) or t < 0:
+        raise DealerAssistError(f"{where}: bad time t={row['t']!r}; accepted: seconds into the video, 0 or more")
+    if seat < 1:
+        raise DealerAssistError(f"{where}: bad seat {seat}; accepted: a seat number, 1 or more")
+    return CardsShown(t, 0, seat, cards, entered=True)
+
+
+def with_frames(items: Iterable[DealerInput], fps: float) -> list[DealerInput]:
+    """The keyed-in shows given the video frame at their time (the key frame a flag about them shows)."""
+    return [replace(i, frame=round(i.t * fps)) if isinstance(i, CardsShown) and fps > 0 else i for i in items]
+
+
+def parse_actions(text: str, name: str = "<actions>") -> list[DealerInput]:
     """Actions from the text of an actions file, in time order (ties keep the file's order)."""
     stripped = text.lstrip()
-    out: list[DealerAction] = []
+    out: list[DealerInput] = []
     if stripped.startswith("{") and "\n{" not in stripped.strip():
         try:
             data = json.loads(stripped)
@@ -96,7 +135,7 @@ def parse_actions(text: str, name: str = "<actions>") -> list[DealerAction]:
     return sorted(out, key=lambda a: a.t)
 
 
-def read_actions(path: str | Path) -> list[DealerAction]:
+def read_actions(path: str | Path) -> list[DealerInput]:
     """Actions from a file (see the module docstring); a missing file is a one-line error."""
     p = Path(path)
     try:
@@ -109,7 +148,9 @@ def read_actions(path: str | Path) -> list[DealerAction]:
     return parse_actions(text, str(p))
 
 
-def actions_to_jsonl(actions: Iterable[DealerAction]) -> str:
+def actions_to_jsonl(actions: Iterable[DealerInput]) -> str:
     """Actions as JSON lines (what `read_actions` reads back)."""
-    return "".join(json.dumps({"t": a.t, "seat": a.seat, "action": a.action, "amount": a.amount}) + "\n"
+    return "".join(json.dumps({"t": a.t, "seat": a.seat, "action": SHOW, "cards": " ".join(map(str, a.cards))}
+                              if isinstance(a, CardsShown) else
+                              {"t": a.t, "seat": a.seat, "action": a.action, "amount": a.amount}) + "\n"
                    for a in actions)

@@ -119,6 +119,10 @@ class HandRun(ShowdownChecks):
     def feed(self, item: TableEvent | DealerAction) -> None:
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
+        if isinstance(item, CardsShown) and item.seat in self._entered and not item.entered:
+            return                                 # the dealer keyed that hand in: the camera's later reads of it go
+        if isinstance(item, CardsShown) and item.entered:
+            self._entered.add(item.seat)
         if self._muck_read is not None and not isinstance(item, CardBurned):
             self._settle_muck_read(item)      # (a burn says nothing: one goes before a second draw's cards too)
         if self._short:

@@ -237,7 +237,7 @@ class Referee:
         """Referee the hand again from its start (corrected, or in time order); emit only what is new."""
         run = HandRun(record.start, camera=record.start.camera)
         items = [(i, item if (fix := record.misreads.get(i)) is None else _with_card(item, fix))
-                 for i, item in enumerate(record.inputs)]
+                 for i, item in _with_entered_shows(record.inputs)]
         if in_time_order or self._time_ordered.get(record.start.number):
             self._time_ordered[record.start.number] = True
             run.reordered = True
@@ -287,6 +287,8 @@ class Referee:
             run.feed(item)
         if run.reorder:
             return self._rebuild(record, in_time_order=True)
+        if isinstance(item, CardsShown) and item.entered and _camera_show_of(record.inputs[:-1], item.seat) is not None:
+            return self._rebuild(record)   # the hand keyed in is what the camera's show held: referee it from there
         out = list(run.outputs)
         self._emit(record, out)
         return out
@@ -354,6 +356,29 @@ def pending_reason(flags: list[Flag]) -> str:
                       for f in flags)
     some = "a flag is" if len(flags) == 1 else f"{len(flags)} flags are"
     return f"provisional: {some} open ({named}); the floor decides whether the hand stands"
+
+
+def _camera_show_of(inputs: list[HandInput], seat: int) -> int | None:
+    """The index of the camera's first show of `seat` among `inputs`, or None."""
+    return next((i for i, p in enumerate(inputs) if isinstance(p, CardsShown) and p.seat == seat and not p.entered),
+                None)
+
+
+def _with_entered_shows(inputs: list[HandInput]) -> list[tuple[int, HandInput]]:
+    """The hand's inputs by index, each hand the dealer keyed in taking the place of the camera's first show of that
+    seat (its time and frame: when the hand was turned up, which decides the order of the shows); the entry itself is
+    then left out, and the camera's later reads of the seat count for nothing (`HandRun.feed`)."""
+    placed: dict[int, HandInput] = {}
+    dropped: set[int] = set()
+    for i, item in enumerate(inputs):
+        if isinstance(item, CardsShown) and item.entered:
+            first = _camera_show_of(inputs[:i], item.seat)
+            if first is not None:
+                seen = inputs[first]
+                assert isinstance(seen, CardsShown)
+                placed[first] = replace(item, t=seen.t, frame=seen.frame)
+                dropped.add(i)
+    return [(i, placed.get(i, item)) for i, item in enumerate(inputs) if i not in dropped]
 
 
 def _with_card(item: HandInput, fix: Correction) -> HandInput:

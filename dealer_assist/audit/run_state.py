@@ -79,6 +79,9 @@ class RunState:
         """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
         self._turned: dict[int, list[Card]] = {}
         """Cards of each seat turned face up one by one at showdown."""
+        self._entered: set[int] = set()
+        """Seats whose shown hand the dealer keyed in (`CardsShown.entered`): the camera's reads of it no longer
+        count."""
         self._once: set[tuple[object, ...]] = set()
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
         """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""

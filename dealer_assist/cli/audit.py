@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from dealer_assist.audit.records import DealerAction
 from dealer_assist.cli.sources import FiniteRange
 from dealer_assist.errors import DealerAssistError
 
@@ -53,7 +52,9 @@ def _house(spec: str | None, default: str) -> Any:
                    "else badugi-limit).")
 @click.option("--actions", "actions", default=None, type=click.Path(dir_okay=False),
               help="The dealer's betting input: JSON lines or CSV with t, seat, action, amount (a sim-video truth "
-                   "file works too; with a fake:TRUTH detector its actions are used by default).")
+                   "file works too; with a fake:TRUTH detector its actions are used by default). A shown hand the "
+                   "camera could not read is the action show with the hand in cards: {\"t\": 41, \"seat\": 3, "
+                   "\"action\": \"show\", \"cards\": \"Ah 2c 3d 4s\"}.")
 @click.option("--actions-offset", "actions_offset", type=float, default=0.0, show_default=True, metavar="SECONDS",
               help="Seconds to add to every entry's time, when the actions were timed by another clock than the "
                    "video's (an entry at 12.0 with --actions-offset -1.5 is taken at 10.5 s into the video).")
@@ -83,7 +84,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     """Referee a recorded hand video and print its hands, flags and awards (the log gets every record)."""
     from tqdm import tqdm
 
-    from dealer_assist.audit.actions_file import read_actions
+    from dealer_assist.audit.actions_file import DealerInput, read_actions, with_frames
     from dealer_assist.audit.loop import RefereeLoop
     from dealer_assist.audit.referee import Referee
     from dealer_assist.audit.report import report_text, report_to_dict
@@ -137,7 +138,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(rules.big_bet, rules.big_blind))
     first_button = button if button is not None else (int(truth.data["button"]) if truth else None)
     config = TableConfig.for_profile(profile, rules, stacks, button=first_button)
-    dealer_actions: list[DealerAction] = []
+    dealer_actions: list[DealerInput] = []
     if actions:
         dealer_actions = read_actions(actions)
     elif truth_path is not None:
@@ -147,6 +148,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     dealer_actions = [dataclasses.replace(a, t=a.t + actions_offset) for a in dealer_actions]
 
     source = open_source(video)
+    dealer_actions = with_frames(dealer_actions, source.fps)     # a keyed-in show names the video's frame then
     pipeline = Pipeline.build(profile, calibration, det,
                               TrackerConfig(hand_size=rules.hand_size, draw_procedure=rules.draw_procedure))
     warning = None if fake else camera_reach(profile, calibration).warning()

@@ -57,6 +57,8 @@ def event_sentence(event: TableEvent) -> str:
         return f"seat {seat} folds (cards into the muck)"
     if kind == "shown":
         cards = data.get("cards") or ()
+        if data.get("entered"):
+            return f"seat {seat} shows {_cards(cards)} (entered by the dealer: the camera could not read it)"
         return f"seat {seat} shows {_cards(cards)}" if cards else f"seat {seat} turns its hand up (no card read yet)"
     if kind == "button_moved":
         return f"the button moves to seat {seat}"

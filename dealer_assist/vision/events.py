@@ -25,6 +25,8 @@ class TableEvent:
         out: dict[str, Any] = {"kind": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.metadata.get("omit_default") and value == f.default:
+                continue        # a field added later, left out at its default: older records read the same
             if isinstance(value, Card):
                 value = str(value)
             elif isinstance(value, tuple):
@@ -88,11 +90,14 @@ class SeatFolded(TableEvent):
 @dataclass(frozen=True, slots=True)
 class CardsShown(TableEvent):
     """A seat turned its hand face up at showdown; `cards` are those read (fewer, even none, when the camera could not
-    read them all: the referee waits for the rest, and never takes the seat for one that mucked)."""
+    read them all: the referee waits for the rest, and never takes the seat for one that mucked). `entered`: the
+    dealer or the floor keyed the hand in as read at the table, where the camera could not read it."""
 
     kind: ClassVar[str] = "shown"
     seat: int
     cards: tuple[Card, ...]
+    # Keyed in by the dealer or the floor (the camera could not read the hand), not read by the camera.
+    entered: bool = field(default=False, metadata={"omit_default": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,8 @@ def event_from_dict(data: dict[str, Any]) -> TableEvent:
             value = None if value is None else parse_card(value)
         elif f.name == "cards":
             value = tuple(parse_card(v) for v in value)
+        elif f.name == "entered" and not isinstance(value, bool):
+            raise DealerAssistError(f"bad {kind} event: entered must be true or false, got {value!r}")
         kwargs[f.name] = value
     try:
         return cls(**kwargs)
