@@ -53,19 +53,10 @@ class Plug:
         return camera
 
 
-@pytest.fixture
-def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DEALER_ASSIST_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DEALER_ASSIST_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
-    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path / "crash"))
-    monkeypatch.setattr(MainWindow, "RECONNECT_S", RETRY_S)
-    return tmp_path
-
-
 def _window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-            plug: Plug) -> MainWindow:
-    """A window refereeing a camera's table: a saved profile and calibration, a fake detector, `plug` as opener."""
+            plug: Plug, seats: str = "") -> MainWindow:
+    """A window refereeing a camera's table (`seats` in play: all by default): a saved profile and calibration, a fake
+    detector, `plug` as opener."""
     from dealer_assist.vision.table_profile import oval_profile
 
     profile = oval_profile(6)
@@ -75,9 +66,10 @@ def _window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.Monke
     detections = three_seats_dealt(FPS).detections(profile, cal)
     monkeypatch.setattr("dealer_assist.vision.detector.make_detector", lambda *a, **k: FakeDetector(detections))
     monkeypatch.setattr("dealer_assist.app.main_window.open_source", plug)
+    monkeypatch.setattr(MainWindow, "RECONNECT_S", RETRY_S)
     theme.apply_theme(qapp)
     settings = Settings(table_profile=str(profile_path), source_kind="camera", source="0",
-                        house_preset="badugi-limit", dealer="Ann Lee")
+                        house_preset="badugi-limit", dealer="Ann Lee", seats=seats)
     window = MainWindow(settings, app_dirs / "config" / "settings.json", app_dirs / "data")
     qtbot.addWidget(window)
     window.resize(1600, 1000)

@@ -26,15 +26,6 @@ from dealer_assist.vision.table_profile import oval_profile
 FPS = 30.0
 
 
-@pytest.fixture
-def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DEALER_ASSIST_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DEALER_ASSIST_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
-    monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path / "crash"))
-    return tmp_path
-
-
 def _live_window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
                  camera: GatedCamera, script: ScriptedTable, seats: str = "", started: bool = True,
                  dealer: str = "") -> MainWindow:

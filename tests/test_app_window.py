@@ -19,14 +19,6 @@ from dealer_assist.cli import cli
 SCREENSHOTS = Path(__file__).resolve().parent / "_screenshots"
 
 
-@pytest.fixture
-def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DEALER_ASSIST_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DEALER_ASSIST_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
-    return tmp_path
-
-
 def _window(qtbot, qapp: QApplication, app_dirs: Path, settings: Settings | None = None,
             notice: str | None = None) -> MainWindow:
     theme.apply_theme(qapp)

@@ -340,6 +340,12 @@ class MainWindow(QMainWindow):
         self.reconnect_probe: SourceProbe | None = None
         self.reconnect_attempts = 0
         self._reconnect_next = 0.0
+        self._reconnect_lost = False  # the source was lost mid-session (else: it would not open)
+        self._reconnect_text = ("", "")  # the banner's line while retrying, split where the latest error goes
+        self._reconnect_error_shown: str | None = None  # the latest attempt's error the banner names
+        # A demo started while the table was running (refereed, retrying its camera, or showing its video) stops the
+        # table first; `table_paused` says so, and stopping the demo (the demo button) starts the table again.
+        self.table_paused = False
         self.source_error: str | None = None  # why start_live's source would not open (the rest of the table was ready)
         self.table_warning: str | None = None  # the refereed table's standing warning (a camera too coarse to read)
         self.back_note: str | None = None  # "Camera back at ...", said until the next hand starts
@@ -356,8 +362,7 @@ class MainWindow(QMainWindow):
         self.sim_timer.setInterval(30)
         self.sim_timer.timeout.connect(self._sim_poll)
         if demo and video:
-            self.start_video_demo(seed=seed)
-            start_capture = False
+            self.start_video_demo(seed=seed)   # the table (start_capture below) waits until the demo is stopped
         elif demo:
             self.start_demo(auto_bet=auto_bet, seed=seed, record=record)
         self._refresh_summary()
@@ -395,7 +400,12 @@ class MainWindow(QMainWindow):
 
     # --- content -----------------------------------------------------------------------------
     def start_demo(self, auto_bet: bool = True, seed: int = 1, players: int = 6, record: bool = True) -> DemoDriver:
-        """Play simulated hands into the live view: dealer steps on a timer, betting auto or from the pad."""
+        """Play simulated hands into the live view: dealer steps on a timer, betting auto or from the pad.
+
+        A camera's table being refereed (or retrying its lost camera) is stopped first (`_pause_table`): the pad's
+        entries go to the demo, never to the table's referee; the table starts again when the demo is stopped."""
+        self.stop_video_demo()
+        self._pause_table(capture_too=False)   # the scripted demo draws no video: a plain video feed may stay
         rules = rules_for(self.settings.house_preset, self.settings.small_blind, self.settings.big_blind)
         self.flags.clear()
         self.driver = DemoDriver(rules, self.table, self.flags, players=players, seed=seed, auto_bet=auto_bet)
@@ -405,6 +415,9 @@ class MainWindow(QMainWindow):
         if self.recorder is not None:
             self.recorder.close()
             self.recorder = None
+        if record and self.log_writer is not None:  # the table's writer: the log takes one, the recorder opens its own
+            self.log_writer.close()
+            self.log_writer = None
         if record:
             try:
                 self.recorder = DemoRecorder(HandLog.open(self.review_model.path), self.driver)
@@ -424,7 +437,9 @@ class MainWindow(QMainWindow):
         else:
             self.stop_demo()
 
-    def stop_demo(self) -> None:
+    def stop_demo(self, resume_table: bool = True) -> None:
+        """Stop the demo (either kind); the table it stopped starts again (`resume_table`; False when another demo
+        follows at once)."""
         self.demo_timer.stop()
         self.stop_video_demo()
         if self.recorder is not None:
@@ -437,6 +452,31 @@ class MainWindow(QMainWindow):
         self.table.set_prompt(Prompt(phase="idle", message="waiting for a hand"))
         self.live.show_award(None)
         self.statusBar().showMessage("Demo stopped")
+        if resume_table and self.table_paused:
+            self._resume_table()
+
+    def _pause_table(self, capture_too: bool) -> None:
+        """A demo takes the live view: the camera's table is stopped as saving Settings stops it (`_stop_table`: its
+        hand in progress ends as incomplete in the log, once; the retrying of a lost camera stops), so that the demo
+        gets its own session and the pad's entries never reach the table's referee. `capture_too`: a plain video feed
+        (a table that is not refereed) is stopped as well."""
+        if (self._camera_session is not None or self.reconnecting or self.reconnect_probe is not None
+                or (capture_too and self.capture is not None)):
+            self._stop_table()
+            self.table_paused = True
+
+    def _resume_table(self) -> None:
+        """The demo that stopped the table was stopped: the table starts again on the settings' source.
+
+        Chosen over waiting for someone to save Settings: a supervisor who shows the demo at a live table and stops
+        it expects the table to be refereed (and its hands recorded) again, not a Live view that silently referees
+        nothing until Settings are saved; a camera that will not open is retried as at start-up, said in the banner."""
+        self.table_paused = False
+        self.flags.clear()
+        self.install_overlay()
+        self.start_capture()
+        if self.session is not None:
+            self.statusBar().showMessage("Demo stopped; refereeing the table again")
 
     def demo_step(self) -> None:
         if self.driver is None:
@@ -471,8 +511,9 @@ class MainWindow(QMainWindow):
         from dealer_assist.app.models.sim_demo import SimVideoWorker
 
         if self.driver is not None:
-            self.stop_demo()
+            self.stop_demo(resume_table=False)
         self.stop_video_demo()
+        self._pause_table(capture_too=True)    # the camera's table stops first: the demo gets its own session
         self.stop_capture()
         self.flags.clear()
         self.sim_seed, self.sim_errors, self.sim_realtime = seed, tuple(errors), realtime
@@ -491,14 +532,24 @@ class MainWindow(QMainWindow):
 
     def stop_video_demo(self) -> None:
         self.sim_timer.stop()
-        if self.session is not None and self.sim_worker is not None:
-            self.session.stop()
-            self.session = None
-        elif self.sim_worker is not None:
-            self.sim_worker.stop()
-            self.sim_worker.join(timeout=5)  # building cannot be interrupted (a second or two)
+        worker = self.sim_worker
+        if worker is not None:
+            if self.session is not None and self.session.worker is worker:
+                self.session.stop()
+                self.session = None
+            else:
+                worker.stop()
+                worker.join(timeout=5)  # building cannot be interrupted (a second or two)
         self.sim_worker = None
         self._refresh_summary()
+
+    @property
+    def _camera_session(self) -> LiveSession | None:
+        """The session refereeing the camera's table (None: none, or the session is the video demo's)."""
+        session = self.session
+        if session is None or (self.sim_worker is not None and session.worker is self.sim_worker):
+            return None
+        return session
 
     def _sim_poll(self) -> None:
         """Feed the referee what the worker queued; start the session once the video is built."""
@@ -510,6 +561,8 @@ class MainWindow(QMainWindow):
         worker = self.sim_worker
         if worker is None:
             return
+        if self.session is not None and self.session.worker is not worker:
+            self._stop_table()       # never the table's session: the demo referees on its own (start_video_demo)
         if self.session is None:
             if not worker.ready.is_set():
                 return
@@ -582,8 +635,13 @@ class MainWindow(QMainWindow):
         self.live.show_award(refereed or award)
 
     def _on_dealer_action(self, action: DealerAction) -> None:
+        if self.driver is None and self.sim_worker is None and (self.reconnecting or (
+                self.session is not None and self.session.closed)):
+            self._refuse_entry()           # the camera was lost: no hand takes the entry, nothing is recorded
+            return
         if self.session is not None:
-            self.session.dealer_action(action)
+            if not self.session.dealer_action(action):
+                self._refuse_entry()
             return
         if self.driver is None:
             self.statusBar().showMessage(f"Dealer action recorded: seat {action.seat} {action.action}"
@@ -595,6 +653,24 @@ class MainWindow(QMainWindow):
             return
         if not self.demo_timer.isActive():
             self.demo_timer.start()
+
+    def _no_hand_line(self) -> str:
+        """Why the pad takes no entry while the table's source is away (or refereeing stopped), in one line."""
+        what = {"camera": "camera", "stream": "stream"}.get(self.settings.source_kind, "video")
+        if self.reconnecting:
+            if self._reconnect_lost:
+                return f"No hand in progress: the {what} is lost; entries resume when it is back"
+            return f"No hand in progress: the {what} is not open; entries start when it opens"
+        return f"No hand in progress: refereeing has stopped (the {what} was lost); save Settings to reconnect"
+
+    def _refuse_entry(self) -> None:
+        line = self._no_hand_line()
+        self.live.pad_model.refuse(line)
+        self.statusBar().showMessage(f"Entry not recorded. {line}.")
+
+    def _show_no_hand(self) -> None:
+        """The pad shows no seat to act (its keys refuse, saying why) while no hand can take an entry."""
+        self.table.set_prompt(Prompt(phase="idle", message=self._no_hand_line()))
 
     def start_live(self, detector: str = "onnx", source: FrameSource | None = None) -> LiveSession | None:
         """Referee the real table: source -> vision pipeline (own thread) -> referee -> the live view.
@@ -692,11 +768,14 @@ class MainWindow(QMainWindow):
         """Open the settings' source: refereed where the table is ready (`start_live`), a camera or stream that
         will not open then tried again until it does (`_start_reconnect`); else shown on the capture thread, a
         failing source reconnecting with a banner. `opened`: the source already opened (a camera that came back)."""
-        if self.capture is not None or self.session is not None:
+        kind, spec = self.settings.source_kind, self.settings.source
+        demo = self.sim_worker is not None or (self.driver is not None and kind != "simulated")
+        if demo:           # a demo has the live view: the table starts when the demo is stopped (`_resume_table`)
+            self.table_paused = True
+        if demo or self.capture is not None or self.session is not None:
             if opened is not None:
                 opened.close()
             return
-        kind, spec = self.settings.source_kind, self.settings.source
         if kind != "simulated":
             if self.start_live(source=opened) is not None:
                 return
@@ -754,6 +833,7 @@ class MainWindow(QMainWindow):
         if self.settings.source_kind in RETRY_KINDS:      # a camera plugged back, a stream back up: it comes back
             self._start_reconnect(error)
             return
+        self._show_no_hand()
         self.live.show_banner(f"Video lost: {error}. Refereeing has stopped; the hands so far are in the hand log "
                               "(the one in progress as incomplete). Check the source, then save Settings to reconnect.")
 
@@ -767,16 +847,32 @@ class MainWindow(QMainWindow):
         self._stop_reconnect()
         self.back_note = None
         every = f"{self.reconnect_s:g} s"
+        error = _one_line(error)
         if lost:       # the failed session's hands are in the log already: its hand in progress ended as incomplete
-            text = (f"Video lost: {error}. Retrying every {every} (another source: Settings); the hands so far are "
-                    "in the hand log (the one in progress as incomplete).")
+            head = f"Video lost: {error}. Retrying every {every} (another source: Settings)"
+            tail = "; the hands so far are in the hand log (the one in progress as incomplete)."
         else:
-            text = f"Refereeing waits for the video source: {error}. Retrying every {every} (another source: Settings)."
-        self.live.show_banner(text)
+            head = f"Refereeing waits for the video source: {error}. Retrying every {every} (another source: Settings)"
+            tail = "."
+        self._reconnect_lost = lost
+        self._reconnect_text = (head, tail)
+        self._reconnect_error_shown = None if lost else error   # the same error again is not said twice
+        self.live.show_banner(head + tail)
         self.live.video.message = f"Retrying the video source every {every}…"
         self._reconnect_next = time.monotonic() + self.reconnect_s
         self.reconnect_timer.setInterval(max(10, min(250, int(self.reconnect_s * 250))))
         self.reconnect_timer.start()
+        self._show_no_hand()
+
+    def _say_last_try(self, error: str | None) -> None:
+        """A retry failed: the banner names its error after the retrying line, still one line; redrawn only when the
+        error differs from the one it names (a camera that stays away is not redrawn every few seconds)."""
+        error = _one_line(error or "the source did not open")
+        if error == self._reconnect_error_shown:
+            return
+        self._reconnect_error_shown = error
+        head, tail = self._reconnect_text
+        self.live.show_banner(f"{head}; last try: {error}{tail}")
 
     @property
     def reconnecting(self) -> bool:
@@ -796,6 +892,7 @@ class MainWindow(QMainWindow):
             if source is not None:
                 self._reconnected(source)
                 return
+            self._say_last_try(probe.error)
         now = time.monotonic()
         if now >= self._reconnect_next:
             self._reconnect_next = now + self.reconnect_s
@@ -879,7 +976,7 @@ class MainWindow(QMainWindow):
         self.install_overlay()
         if self.driver is not None:  # new house rules or stakes: deal the demo again under them
             auto_bet = self.driver.auto_bet
-            self.stop_demo()
+            self.stop_demo(resume_table=False)
             self.start_demo(auto_bet=auto_bet)
         elif self.sim_worker is not None:
             self.start_video_demo(seed=self.sim_seed, errors=self.sim_errors, realtime=self.sim_realtime)
@@ -901,14 +998,21 @@ class MainWindow(QMainWindow):
         return changed or failed or self.reconnecting or (self.capture is not None and self.capture.status != "running")
 
     def restart_table(self, opened: FrameSource | None = None) -> None:
-        """Stop the camera's session (its hand in progress ends as incomplete), the capture and any retrying of the
-        source, then open the settings' source again (`opened`: already open); a hand log that failed is opened
-        afresh."""
+        """Stop the camera's table (`_stop_table`), then open the settings' source again (`opened`: already open); a
+        hand log that failed is opened afresh."""
+        self._stop_table()
+        self.start_capture(opened)
+
+    def _stop_table(self) -> None:
+        """Stop the camera's session (its hand in progress ends as incomplete, once), the capture and any retrying of
+        the source; the pad shows no seat to act. A hand log that failed is closed (opened afresh when needed)."""
         self._stop_reconnect()
         self.back_note = None
+        self.table_warning = None
         self.session_timer.stop()
-        if self.session is not None:
-            self.session.stop()
+        session = self._camera_session
+        if session is not None:
+            session.stop()
             self.session = None
         self.stop_capture()
         if self.log_writer is not None and self.table_sink is not None and self.table_sink.error:
@@ -916,7 +1020,7 @@ class MainWindow(QMainWindow):
             self.log_writer = None
         self.table_sink = self.table_log_sink = None
         self.live.show_banner(None)
-        self.start_capture(opened)
+        self.table.set_prompt(Prompt(phase="idle", message="waiting for a hand"))
 
     def save(self) -> None:
         try:
@@ -953,6 +1057,12 @@ class MainWindow(QMainWindow):
         self.settings = replace(self.settings, trainee=self.training.trainee.text().strip() or self.settings.trainee)
         self.save()
         super().closeEvent(event)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """An error as one line for the banner: whitespace (a library's multi-line message) collapsed, a long one cut."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _jpeg(image: object) -> bytes:

@@ -122,6 +122,7 @@ class LiveSession:
                                 tracker=worker.hints if worker is not None else None, feed=self.feed)
         self.now = float("-inf")  # the video time the loop has been advanced to
         self.ended = False  # the worker's source ended and everything it queued has been fed
+        self.closed = False  # the referee was closed (`stop`, `end_on_failure`): its hand ended, it takes no entries
         self.award: Award | None = None
         self.award_ready = Signal()
         self.hand_started = Signal()
@@ -139,15 +140,21 @@ class LiveSession:
         if self.worker is not None:
             self.worker.stop()
             self.worker.join(timeout=3)
-        self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+        if not self.closed:
+            self.closed = True
+            self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
 
     def end_on_failure(self) -> None:
         """The worker's source failed (a camera that vanished): what it queued is refereed, and the hand in progress
-        ends (incomplete); the worker queues no end of its own then."""
+        ends (incomplete); the worker queues no end of its own then. The models show no seat to act any more: the
+        pad takes no entry for a hand that has ended (`dealer_action` refuses one that comes anyway)."""
         self.poll(limit=None)
         self.loop.drain()
         self.ended = True
-        self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+        if not self.closed:
+            self.closed = True
+            self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+        self.sync()
 
     def poll(self, limit: int | None = 500, wait_s: float = 0.0) -> int:
         """Take what the vision thread queued (at most `limit` items): events into the loop, and at each `Reached`
@@ -209,13 +216,17 @@ class LiveSession:
         self.sync()
         return outputs
 
-    def dealer_action(self, action: DealerAction) -> None:
+    def dealer_action(self, action: DealerAction) -> bool:
         """An action from the pad, stamped with the video's time so it sorts with the camera's events: what the
-        camera queued before it goes in first, then it goes in with them (`horizon_s` later, as they do)."""
+        camera queued before it goes in first, then it goes in with them (`horizon_s` later, as they do).
+
+        Returns False, recording nothing, once the session is closed (the camera was lost: its hand has ended)."""
+        if self.closed:
+            return False
         if self.worker is None:
             self.loop.push([action])
             self.loop.drain()
-            return
+            return True
         t = self.worker.last_t  # read before draining: everything up to this frame is queued by now
         self.poll(limit=None)
         self.loop.push([replace(action, t=t)])
@@ -223,6 +234,7 @@ class LiveSession:
             self.loop.drain()
         else:
             self.advance(t)
+        return True
 
     def _flag(self, flag: Flag) -> None:
         self.flags.add(flag)
