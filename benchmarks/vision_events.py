@@ -27,6 +27,9 @@ seat), onnx_other_flags_with_errors and onnx_flags_on_clean_hands (`audit` must 
 onnx_unread_show_flags_on_clean_hands: of the last, those saying a shown hand went partly unread and the floor awards
 the pots (`hand_run.UNREAD_SHOW`: the camera's limit, not a dealer error).
 Per-video errors are injected on every other seed (`--errors`).
+`--keyed-shows SECONDS`: the dealer keys in every shown hand that long after it is turned up (`CardsShown.entered`,
+as the app's Live mode and `audit --actions` take it), so the awards measure the referee and tracker with the shown
+hands read at the table, not by the camera.
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
 felt carries; `scene.random_print`): no event may come of them.
 
@@ -68,7 +71,7 @@ from dealer_assist.synth.track_eval import (  # noqa: E402
     summarise,
     track_video,
 )
-from dealer_assist.vision.events import TableEvent  # noqa: E402
+from dealer_assist.vision.events import CardsShown, TableEvent  # noqa: E402
 from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
 
 
@@ -96,13 +99,29 @@ def _actions(sim: SimulatedTable) -> list[DealerAction]:
     return [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in sim.truth.actions]
 
 
-def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None) -> FollowerFactory:
-    """A Referee loop for each video (its seats, chips, button and dealer actions), giving the tracker phase hints;
-    each loop made is appended to `loops`."""
+def keyed_shows(sim: SimulatedTable, delay_s: float) -> list[CardsShown]:
+    """Each hand shown in the video as the dealer keys it in (`CardsShown.entered`): `delay_s` after it is turned up,
+    and before the cards are gathered."""
+    gathered = min((e.t for e in sim.truth.events if e.kind == "gathered"), default=sim.frame_count / sim.fps)
+    out = []
+    for e in sim.truth.events:
+        if isinstance(e, CardsShown):
+            t = min(e.t + delay_s, max(e.t, gathered - 0.5))
+            out.append(CardsShown(t, round(t * sim.fps), e.seat, e.cards, entered=True))
+    return out
+
+
+def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
+                     keyed_delay_s: float | None = None) -> FollowerFactory:
+    """A Referee loop for each video (its seats, chips, button and dealer actions; with `keyed_delay_s`, also each
+    shown hand keyed in by the dealer that long after it was turned up), giving the tracker phase hints; each loop made
+    is appended to `loops`."""
 
     def make(sim: SimulatedTable, pipeline: Pipeline) -> RefereeLoop:
         loop = RefereeLoop(_referee(sim), horizon_s, tracker=pipeline)
         loop.push(_actions(sim))
+        if keyed_delay_s is not None:
+            loop.push(keyed_shows(sim, keyed_delay_s))
         if loops is not None:
             loops.append(loop)
         return loop
@@ -202,6 +221,9 @@ def main() -> None:
     ap.add_argument("--cache", default=None, help="folder keeping the ONNX run's detections per video")
     ap.add_argument("--card-threshold", type=float, default=None,
                     help="classifier probability a face-up read needs (default: the model's cards.json card_threshold)")
+    ap.add_argument("--keyed-shows", type=float, default=None, metavar="SECONDS",
+                    help="ONNX run: the dealer keys in every shown hand this long after it is turned up (before the "
+                         "gather), as the app and audit's actions file let them; default: never")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     ow, oh = (int(v) for v in args.onnx_size.lower().split("x"))
@@ -260,7 +282,8 @@ def main() -> None:
             sim = table(g, s, onnx_size)
             video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
                                 process_fps=args.process_fps or None,
-                                follow=referee_follower(args.horizon, loops) if follow else None, cache=cache(g, s))
+                                follow=referee_follower(args.horizon, loops, args.keyed_shows) if follow else None,
+                                cache=cache(g, s))
             onnx.append(video)
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
                 loops[0].finish(video.frames / sim.fps)

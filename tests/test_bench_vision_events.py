@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from vision_events import _actions, _referee, award_outcome, cache_name, flag_outcome
+from vision_events import _actions, _referee, award_outcome, cache_name, flag_outcome, keyed_shows
 
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
@@ -16,12 +16,14 @@ from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable
 from dealer_assist.vision.events import CardsShown
 
 
-def _fed(sim: SimulatedTable, drop: str | None = None, unread_shows: bool = False) -> Referee:
+def _fed(sim: SimulatedTable, drop: str | None = None, unread_shows: bool = False,
+         keyed_s: float | None = None) -> Referee:
     """The video's referee fed its true events and dealer actions (less the events of kind `drop`; with
-    `unread_shows`, every show seen with no card read)."""
+    `unread_shows`, every show seen with no card read; with `keyed_s`, each shown hand keyed in that long after)."""
     referee = _referee(sim)
     events = [replace(e, cards=()) if unread_shows and isinstance(e, CardsShown) else e for e in sim.truth.events]
-    items = [*(e for e in events if e.kind != drop), *_actions(sim)]
+    keyed = keyed_shows(sim, keyed_s) if keyed_s is not None else []
+    items = [*(e for e in events if e.kind != drop), *keyed, *_actions(sim)]
     referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
     referee.close(sim.frame_count / sim.fps)
     return referee
@@ -35,6 +37,11 @@ def test_flags_are_scored_against_the_injected_errors() -> None:
     unread = flag_outcome(clean, _fed(clean, unread_shows=True))     # the showdown's corners all unread
     assert unread[:2] == (0, 0) and unread[2] == unread[3] == 1
     assert award_outcome(clean, _fed(clean)) == "right"
+    assert award_outcome(clean, _fed(clean, unread_shows=True)) == "none"
+    keyed = _fed(clean, unread_shows=True, keyed_s=2.0)           # the dealer keys in each hand turned up
+    assert award_outcome(clean, keyed) == "right" and flag_outcome(clean, keyed) == (0, 0, 0, 0)
+    gathered = next(e.t for e in clean.truth.events if e.kind == "gathered")
+    assert all(s.entered and s.t < gathered for s in keyed_shows(clean, 60.0))   # always before the gather
     missing = flag_outcome(clean, _fed(clean, drop="replaced"))        # the camera lost every replacement
     assert missing[:2] == (0, 0) and missing[2] > 0
 

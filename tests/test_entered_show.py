@@ -19,7 +19,7 @@ from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.render import render_story
 from dealer_assist.store.sink import HandLogSink
 from dealer_assist.synth.hand_video import SimulatedTable
-from dealer_assist.vision.events import CardsShown, TableEvent, event_from_dict
+from dealer_assist.vision.events import CardsShown, SeatFolded, TableEvent, event_from_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from vision_events import _actions, _referee
@@ -129,3 +129,29 @@ def test_an_entry_after_a_whole_misread_show_referees_the_hand_again(sim: Simula
     (hand,) = fixed.hands
     assert len(hand.awards) == 2 and hand.awards[0].award == _award(camera_only)   # both stand in the record
     assert not [f for f in hand.flags if f.kind.value == "show_out_of_order"]
+
+
+def test_a_show_the_camera_took_for_a_muck_is_awarded_on_the_entry(sim: SimulatedTable) -> None:
+    """The camera saw the last seat's cards go flat into a pile and called it a muck at the showdown: the dealer keys
+    in the hand that was turned up, and it is awarded as shown (the muck was the show, at its time)."""
+    shows = [e for e in sim.truth.events if isinstance(e, CardsShown)]
+    last = max(shows, key=lambda e: e.t)
+    events = [SeatFolded(e.t, e.frame, e.seat) if e is last else e for e in sim.truth.events]
+    gather = next(e.t for e in sim.truth.events if e.kind == "gathered")
+    entry = CardsShown((last.t + gather) / 2, last.frame + 20, last.seat, last.cards, entered=True)
+    read = _fed(sim, list(sim.truth.events))
+    mucked = _fed(sim, events)
+    keyed = _fed(sim, sorted([*events, entry], key=lambda e: e.t))
+    assert _award(mucked) != _award(read)
+    assert _award(keyed) == _award(read)
+
+
+def test_a_fold_in_the_betting_is_not_undone_by_an_entry(sim: SimulatedTable) -> None:
+    """A seat that folded before the showdown stays folded whatever is keyed in for it (it cannot win)."""
+    read = _fed(sim, list(sim.truth.events))
+    folded = next((e for e in sim.truth.events if isinstance(e, SeatFolded)), None)
+    assert folded is not None, "the hand must have a fold"
+    gather = next(e.t for e in sim.truth.events if e.kind == "gathered")
+    entry = CardsShown(gather - 0.5, 0, folded.seat, _other_hand(sim, folded.seat), entered=True)
+    keyed = _fed(sim, sorted([*sim.truth.events, entry], key=lambda e: e.t))
+    assert _award(keyed) == _award(read)

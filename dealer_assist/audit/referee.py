@@ -34,6 +34,7 @@ from dealer_assist.audit.table import TableConfig, next_button
 from dealer_assist.cards import Card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
+from dealer_assist.rules.hand import Phase
 from dealer_assist.vision.events import (
     ButtonMoved,
     CardDealt,
@@ -42,6 +43,7 @@ from dealer_assist.vision.events import (
     CardsDiscarded,
     CardsGathered,
     CardsShown,
+    SeatFolded,
     TableEvent,
 )
 
@@ -236,13 +238,19 @@ class Referee:
     def _rebuild(self, record: HandRecord, *, in_time_order: bool = False) -> list[Output]:
         """Referee the hand again from its start (corrected, or in time order); emit only what is new."""
         run = HandRun(record.start, camera=record.start.camera)
-        items = [(i, item if (fix := record.misreads.get(i)) is None else _with_card(item, fix))
-                 for i, item in _with_entered_shows(record.inputs)]
+        placed, mucks = _with_entered_shows(record.inputs)
+        items = [(i, item if (fix := record.misreads.get(i)) is None else _with_card(item, fix)) for i, item in placed]
         if in_time_order or self._time_ordered.get(record.start.number):
             self._time_ordered[record.start.number] = True
             run.reordered = True
             items.sort(key=lambda p: (p[1].t, isinstance(p[1], DealerAction), p[0]))
-        for _, item in items:
+        swapped: set[int] = set()         # the entries that took the place of a muck the camera saw at the showdown
+        for i, item in items:
+            if i in mucks and run.phase is Phase.SHOWDOWN:
+                item, entry = mucks[i]
+                swapped.add(entry)
+            elif i in swapped:
+                continue                  # that entry was fed in the muck's place
             if isinstance(item, CardsGathered):
                 run.settle(item.t, item.frame)
             elif not isinstance(item, ButtonMoved):
@@ -287,8 +295,10 @@ class Referee:
             run.feed(item)
         if run.reorder:
             return self._rebuild(record, in_time_order=True)
-        if isinstance(item, CardsShown) and item.entered and _camera_show_of(record.inputs[:-1], item.seat) is not None:
-            return self._rebuild(record)   # the hand keyed in is what the camera's show held: referee it from there
+        if isinstance(item, CardsShown) and item.entered and (
+                _camera_read_of(record.inputs[:-1], item.seat, SeatFolded) is not None
+                or _camera_read_of(record.inputs[:-1], item.seat, CardsShown) is not None):
+            return self._rebuild(record)   # the hand keyed in is what the camera's show (or muck) held: from there
         out = list(run.outputs)
         self._emit(record, out)
         return out
@@ -358,27 +368,37 @@ def pending_reason(flags: list[Flag]) -> str:
     return f"provisional: {some} open ({named}); the floor decides whether the hand stands"
 
 
-def _camera_show_of(inputs: list[HandInput], seat: int) -> int | None:
-    """The index of the camera's first show of `seat` among `inputs`, or None."""
-    return next((i for i, p in enumerate(inputs) if isinstance(p, CardsShown) and p.seat == seat and not p.entered),
-                None)
+def _camera_read_of(inputs: list[HandInput], seat: int, kind: type[CardsShown] | type[SeatFolded]) -> int | None:
+    """The index of the camera's first show (or muck) of `seat` among `inputs`, or None."""
+    return next((i for i, p in enumerate(inputs) if isinstance(p, kind) and p.seat == seat
+                 and not (isinstance(p, CardsShown) and p.entered)), None)
 
 
-def _with_entered_shows(inputs: list[HandInput]) -> list[tuple[int, HandInput]]:
+def _with_entered_shows(inputs: list[HandInput],
+                        ) -> tuple[list[tuple[int, HandInput]], dict[int, tuple[CardsShown, int]]]:
     """The hand's inputs by index, each hand the dealer keyed in taking the place of the camera's first show of that
     seat (its time and frame: when the hand was turned up, which decides the order of the shows); the entry itself is
-    then left out, and the camera's later reads of the seat count for nothing (`HandRun.feed`)."""
+    then left out, and the camera's later reads of the seat count for nothing (`HandRun.feed`).
+
+    A seat the camera saw put its cards in the muck and never saw show, whose hand the dealer keyed in: the camera
+    took the show for a muck if the hand was at its showdown then. Returned apart, by the muck's index: the entry at the
+    muck's time and frame, and the entry's own index (`_rebuild` swaps them when the hand is at its showdown there)."""
     placed: dict[int, HandInput] = {}
     dropped: set[int] = set()
+    mucks: dict[int, tuple[CardsShown, int]] = {}
     for i, item in enumerate(inputs):
         if isinstance(item, CardsShown) and item.entered:
-            first = _camera_show_of(inputs[:i], item.seat)
+            first = _camera_read_of(inputs[:i], item.seat, CardsShown)
             if first is not None:
                 seen = inputs[first]
                 assert isinstance(seen, CardsShown)
                 placed[first] = replace(item, t=seen.t, frame=seen.frame)
                 dropped.add(i)
-    return [(i, placed.get(i, item)) for i, item in enumerate(inputs) if i not in dropped]
+            elif (muck := _camera_read_of(inputs[:i], item.seat, SeatFolded)) is not None:
+                went = inputs[muck]
+                assert isinstance(went, SeatFolded)
+                mucks[muck] = (replace(item, t=went.t, frame=went.frame), i)
+    return [(i, placed.get(i, item)) for i, item in enumerate(inputs) if i not in dropped], mucks
 
 
 def _with_card(item: HandInput, fix: Correction) -> HandInput:
