@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.app import theme
+from dealer_assist.app.models.action_pad import NO_SHOW_ENTRY, ShowEntry
 from dealer_assist.app.models.capture import CaptureThread, FrameRing, LatestFrame, SourceProbe, SyntheticSource
 from dealer_assist.app.models.demo_driver import DemoDriver, DemoRecorder, rules_for
 from dealer_assist.app.models.flags import FlagListModel
@@ -61,6 +62,7 @@ from dealer_assist.app.views.training import TrainingView
 from dealer_assist.app.widgets.elided_label import ElidedLabel
 from dealer_assist.app.widgets.table_overlay import TableOverlay
 from dealer_assist.audit.records import DealerAction, Flag, Prompt
+from dealer_assist.cards import Card
 from dealer_assist.errors import DealerAssistError, fault_line, fault_report
 from dealer_assist.rules.awards import Award
 from dealer_assist.rules.house_rules import HouseRules
@@ -325,6 +327,7 @@ class MainWindow(QMainWindow):
         self.demo_timer.timeout.connect(self.demo_step)
         self.pause_ms = 4000
         self.live.pad_model.submitted.connect(self._on_dealer_action)
+        self.live.pad_model.show_submitted.connect(self._on_entered_show)
         self.session: LiveSession | None = None
         self.session_timer = QTimer(self)
         self.session_timer.setInterval(30)
@@ -369,6 +372,10 @@ class MainWindow(QMainWindow):
         self.set_mode(self.settings.mode if self.settings.mode in MODES else "live")
         if notice:
             self.show_notice(notice)
+        # The pad's "Shown hand" entry follows the refereed hand: every referee step (and every stop or loss of the
+        # table) sets a prompt, after which the entry is opened or closed with the reason.
+        self.table.prompt_changed.connect(lambda _prompt: self._refresh_show_entry())
+        self._refresh_show_entry()
         if start_capture:
             self.start_capture()
 
@@ -653,6 +660,39 @@ class MainWindow(QMainWindow):
             return
         if not self.demo_timer.isActive():
             self.demo_timer.start()
+
+    def _show_entry_refusal(self, of_hand: bool = True) -> str | None:
+        """Why a shown hand cannot be keyed in now (None: it can): only a camera's table being refereed takes one
+        (`of_hand`: and only at the showdown of its hand in progress, `LiveSession.verify_show`)."""
+        if self.driver is not None or self.sim_worker is not None:
+            return "the demo reads its own shows: a shown hand is keyed in at a camera's table"
+        session = self._camera_session
+        if self.reconnecting or (session is not None and session.closed):
+            return self._no_hand_line()
+        if session is None:
+            return NO_SHOW_ENTRY
+        return session.show_refusal() if of_hand else None
+
+    def _refresh_show_entry(self) -> None:
+        session = self._camera_session
+        reason = self._show_entry_refusal()
+        seat = session.show_seat if session is not None and reason is None else None
+        size = session.referee.table.rules.hand_size if session is not None else self.rules.hand_size
+        self.live.pad_model.set_show_entry(ShowEntry(reason, seat, size))
+
+    def _on_entered_show(self, seat: int, cards: tuple[Card, ...]) -> None:
+        """A shown hand the camera could not read, keyed in on the pad: to the camera's referee (`enter_show`), or
+        refused in one line (pad and status bar), recording nothing."""
+        session = self._camera_session
+        reason = self._show_entry_refusal(of_hand=False)
+        if reason is None and session is not None:
+            reason = session.enter_show(seat, cards)   # checks the hand once what the camera queued is refereed
+        if reason is not None:
+            self.live.pad_model.refuse(reason)
+            self.statusBar().showMessage(f"Shown hand not entered: {reason}.")
+        else:
+            self.statusBar().showMessage(f"Shown hand entered for seat {seat}: {' '.join(map(str, cards))}")
+        self._refresh_show_entry()
 
     def _no_hand_line(self) -> str:
         """Why the pad takes no entry while the table's source is away (or refereeing stopped), in one line."""

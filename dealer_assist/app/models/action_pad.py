@@ -3,7 +3,9 @@
 Keys (the widget maps Qt key events to these names): ``F`` fold, ``C`` check or call, ``B`` bet,
 ``R`` raise, digits type the amount (the total bet to), ``Backspace`` deletes a digit, ``Escape``
 clears, ``Enter`` confirms. ``S`` then digits then ``Enter`` chooses the seat the action is for
-(by default the seat to act); an action for any other seat is refused with the reason.
+(by default the seat to act); an action for any other seat is refused with the reason. ``H`` asks for the
+"Shown hand" entry (a hand turned up at showdown that the camera could not read, keyed in by the dealer):
+it is open only while the window says one can be taken (`set_show_entry`), else refused with the reason.
 """
 
 from __future__ import annotations
@@ -12,10 +14,43 @@ from dataclasses import dataclass
 
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.audit.records import ACTION_KINDS, ActionKind, DealerAction, LegalAction, Prompt
+from dealer_assist.cards import Card, parse_cards
+from dealer_assist.errors import DealerAssistError
 
 LABELS: dict[ActionKind, str] = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 _KEY_ACTIONS: dict[str, ActionKind] = {"F": "fold", "C": "check", "B": "bet", "R": "raise"}
 SHORTCUTS: dict[ActionKind, str] = {"fold": "F", "check": "C", "call": "C", "bet": "B", "raise": "R"}
+
+
+SHOW_KEY = "H"
+SHOW_LABEL = "Shown hand…"
+NO_SHOW_ENTRY = "no camera's table is being refereed: a shown hand is keyed in at a camera's table's showdown"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowEntry:
+    """Whether a shown hand can be keyed in now: `reason` why not (None: it can), the seat to offer first (the one
+    the referee waits on to show, else one whose show went unread) and the number of cards in a hand."""
+
+    reason: str | None = NO_SHOW_ENTRY
+    seat: int | None = None
+    hand_size: int = 4
+
+    @property
+    def example(self) -> str:
+        return " ".join(("Ah", "2c", "3d", "4s", "5h", "6c")[: self.hand_size])
+
+
+def parse_shown_cards(text: str, hand_size: int = 4) -> tuple[Card, ...]:
+    """The cards of a shown hand typed by the dealer ("Ah 2c 3d 4s", "ah,2c,3d,4s", "Ah2c3d4s"); raises
+    DealerAssistError in one line naming what is accepted. How many make a hand is the referee's to check."""
+    example = ShowEntry(hand_size=hand_size).example
+    if not text.strip():
+        raise DealerAssistError(f"type the seat's cards, e.g. {example}")
+    try:
+        return parse_cards(text)
+    except DealerAssistError as exc:
+        raise DealerAssistError(f"{exc}; type the hand as e.g. {example}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +105,14 @@ class ActionPadModel:
         self.seat: int | None = None  # the seat the next action is for; None means the seat to act
         self.message = ""
         self._fresh_amount = False  # the next digit replaces the default amount instead of appending
+        self.show_entry = ShowEntry()
         self.changed = Signal()
         self.submitted = Signal()
         self.refused = Signal()
+        self.show_requested = Signal()  # (ShowEntry): open the shown-hand entry
+        self.show_submitted = Signal()  # (seat, cards): a shown hand keyed in; a handler refuses it with `refuse`
+        self._refusals = 0
+        self._last_refusal = ""
 
     # --- state -----------------------------------------------------------------------------
     def set_prompt(self, prompt: Prompt) -> None:
@@ -83,6 +123,22 @@ class ActionPadModel:
         self.seat_entry = None
         self.message = ""
         self.changed.emit()
+
+    def set_show_entry(self, entry: ShowEntry) -> None:
+        """Whether a shown hand can be keyed in now (the window says, from the referee's hand)."""
+        if entry != self.show_entry:
+            self.show_entry = entry
+            self.changed.emit()
+
+    def show_button(self) -> tuple[bool, str, str]:
+        """The "Shown hand" button: enabled, its text, and its tooltip (the reason when disabled)."""
+        entry = self.show_entry
+        text = f"{SHOW_LABEL}  [{SHOW_KEY}]"
+        if entry.reason is not None:
+            return False, text, f"No shown hand can be entered now: {entry.reason}"
+        seat = f" (seat {entry.seat} first)" if entry.seat is not None else ""
+        return True, text, (f"Key in a hand shown at the showdown that the camera could not read{seat}: the seat and "
+                            f"its cards, e.g. {entry.example}")
 
     def legal(self, action: ActionKind) -> LegalAction | None:
         return next((la for la in self.prompt.legal if la.action == action), None)
@@ -127,6 +183,8 @@ class ActionPadModel:
 
     # --- input -----------------------------------------------------------------------------
     def _refuse(self, reason: str) -> None:
+        self._refusals += 1
+        self._last_refusal = reason
         self.message = f"Refused: {reason}"
         self.refused.emit(reason)
         self.changed.emit()
@@ -134,6 +192,26 @@ class ActionPadModel:
     def refuse(self, reason: str) -> None:
         """Show a refusal that came from elsewhere (the rules Hand or the referee)."""
         self._refuse(reason)
+
+    def request_show(self) -> None:
+        """The "Shown hand" button or its key: open the entry (`show_requested`), or refuse with why it is closed."""
+        self.message = ""
+        if self.show_entry.reason is not None:
+            self._refuse(f"no shown hand can be entered now: {self.show_entry.reason}")
+            return
+        self.show_requested.emit(self.show_entry)
+        self.changed.emit()
+
+    def submit_show(self, seat: int, text: str) -> str | None:
+        """A shown hand keyed in (the seat and its cards as typed): parsed, then sent out (`show_submitted`). Returns
+        why it was not taken (the text is not cards, or a handler refused it) in one line, or None."""
+        try:
+            cards = parse_shown_cards(text, self.show_entry.hand_size)
+        except DealerAssistError as exc:
+            return str(exc)
+        before = self._refusals
+        self.show_submitted.emit(seat, cards)
+        return self._last_refusal if self._refusals != before else None
 
     def choose(self, action: ActionKind) -> None:
         """Select an action (a button click or its shortcut); the amount defaults to the minimum."""
@@ -150,13 +228,15 @@ class ActionPadModel:
         self.changed.emit()
 
     def key(self, name: str) -> None:
-        """One key press by name: 'F', 'C', 'B', 'R', 'S', '0'..'9', 'Backspace', 'Escape', 'Enter'."""
+        """One key press by name: 'F', 'C', 'B', 'R', 'S', 'H', '0'..'9', 'Backspace', 'Escape', 'Enter'."""
         name = name.upper() if len(name) == 1 else name
         if self.seat_entry is not None:
             self._seat_key(name)
             return
         if name in ("F", "C", "B", "R"):
             self.choose(_KEY_ACTIONS[name])
+        elif name == SHOW_KEY:
+            self.request_show()
         elif name == "S":
             self.seat_entry = ""
             self.message = ""

@@ -11,6 +11,10 @@ the next frame (see `worker_feed`).
 
 A camera's worker has `horizon_s = 0`: the referee answers the dealer's pad at once, and its hint is as of
 the last frame it has followed. The simulated demo's worker holds everything back 3 s, as the audit does.
+
+A shown hand the camera could not read is keyed in by the dealer at the showdown (`enter_show`): it reaches the
+referee as the seat's show marked entered (`CardsShown.entered`), in time order with the camera's events, as the
+dealer's actions do; `verify_show` says why one cannot be taken now.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -27,15 +32,22 @@ from dealer_assist.app.models.flags import FlagEntry, FlagListModel
 from dealer_assist.app.models.signal import Signal
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
+from dealer_assist.audit.hand_run import UNREAD_SHOW
 from dealer_assist.audit.loop import RefereeLoop
 from dealer_assist.audit.outputs import AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.audit.referee import Referee, award_waits_on, pending_reason
+from dealer_assist.cards import Card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.awards import Award
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.rules.hand import Phase
+from dealer_assist.vision.events import CardsShown, TableEvent
 from dealer_assist.vision.frames import FrameSource, SourceError
 from dealer_assist.vision.pipeline import Pipeline
+
+SHOW_PHASES = (Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE)
+"""The hand's phases in which a shown hand may be keyed in (until the cards are gathered, which ends the hand)."""
+EXAMPLE_HAND = ("Ah", "2c", "3d", "4s", "5h")
 
 
 class VisionWorker(threading.Thread):
@@ -53,6 +65,7 @@ class VisionWorker(threading.Thread):
         self.hints = PhaseMailbox()
         self.horizon_s = horizon_s
         self.last_t = 0.0
+        self.last_seen: tuple[float, int] = (0.0, 0)  # the last frame processed: its time and index, set together
         self.status = "running"
         self.error: str | None = None
         self.skipped = 0  # frames that were not a colour image
@@ -77,6 +90,7 @@ class VisionWorker(threading.Thread):
                 for event in self.pipeline.update(frame):
                     self.events.put(event)
                 self.events.put(Reached(frame.t))
+                self.last_seen = (frame.t, frame.index)
                 self.last_t = frame.t
             for event in self.pipeline.flush():
                 self.events.put(event)
@@ -235,6 +249,89 @@ class LiveSession:
         else:
             self.advance(t)
         return True
+
+    # --- a shown hand keyed in by the dealer ---------------------------------------------------------
+    def verify_show(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> None:
+        """Raise DealerAssistError, in one line, when a shown hand keyed in cannot be taken now: the session was
+        closed (the camera was lost), no hand is in progress or it is not at the showdown yet; with `seat`, the seat
+        is not in the hand or its hand is dead (folded or mucked); with `cards`, they are not a whole hand of the
+        game or a card repeats. Nothing else (the referee takes it as the seat's show)."""
+        if self.closed:
+            raise DealerAssistError("refereeing has stopped (the camera was lost): no hand takes an entry")
+        run = self.referee.run
+        if run is None:
+            raise DealerAssistError("no hand in progress: a shown hand is entered at the showdown, before the cards "
+                                    "are gathered")
+        hand = run.hand
+        if hand.phase not in SHOW_PHASES:
+            raise DealerAssistError(f"the hand is not at the showdown yet ({self.referee.prompt.phase}): a shown hand "
+                                    "is entered once the last betting round is over")
+        if seat is not None:
+            if seat not in hand.index_of:
+                raise DealerAssistError(f"seat {seat} is not in the hand (seats {', '.join(map(str, hand.seats))})")
+            if not hand.live[hand.index_of[seat]]:
+                raise DealerAssistError(f"seat {seat} has folded or mucked: its hand is dead and is not shown")
+        if cards is not None:
+            size, game = run.rules.hand_size, run.rules.game
+            if len(cards) != size:
+                raise DealerAssistError(f"a {game} hand is {size} cards, not {len(cards)}: enter the seat's whole "
+                                        "hand, e.g. " + " ".join(EXAMPLE_HAND[:size]))
+            repeated = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+            if repeated is not None:
+                raise DealerAssistError(f"card {repeated} is entered twice; each card exists once in a deck")
+
+    def show_refusal(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> str | None:
+        """Why a shown hand cannot be keyed in now (see `verify_show`), or None when it can."""
+        try:
+            self.verify_show(seat, cards)
+        except DealerAssistError as exc:
+            return str(exc)
+        return None
+
+    @property
+    def show_seat(self) -> int | None:
+        """The seat whose hand the dealer most likely keys in: the one the referee waits on to show, else the first
+        live seat whose show went unread (its cards are not all known, or a flag says the camera could not read it)."""
+        run = self.referee.run
+        if run is None:
+            return None
+        hand = run.hand
+        if hand.next_shower is not None:
+            return hand.next_shower
+        if hand.phase not in SHOW_PHASES:
+            return None
+        live = [s for s in hand.seats if hand.live[hand.index_of[s]]]
+        for seat in live:
+            if any(c is None for c in hand.hands[hand.index_of[seat]]):
+                return seat
+        record = self.referee.record
+        flagged = [f.seat for f in record.flags if UNREAD_SHOW in f.message] if record is not None else []
+        return next((s for s in flagged if s in live), None)
+
+    def enter_show(self, seat: int, cards: Sequence[Card]) -> str | None:
+        """The dealer keyed in `seat`'s shown hand (the camera could not read it): it goes to the referee as the
+        seat's show marked entered, stamped with the video's time and frame as the dealer's actions are, so it sorts
+        with the camera's events and is recorded as it happens; the pots are awarded on it as on a read show.
+
+        Returns why it was refused (`verify_show`, checked once what the camera queued before it is refereed), or
+        None when it was taken. A refused entry records nothing."""
+        if self.closed:
+            return self.show_refusal(seat, cards)
+        if self.worker is None:
+            t, frame = (self.now if self.now > float("-inf") else 0.0), 0
+        else:
+            t, frame = getattr(self.worker, "last_seen", (self.worker.last_t, 0))  # read before draining, as
+            self.poll(limit=None)                                                 # `dealer_action` does
+        reason = self.show_refusal(seat, cards)
+        if reason is not None:
+            return reason
+        show = CardsShown(t, frame, seat, tuple(cards), entered=True)
+        self.loop.push([show])
+        if self.worker is None or self.ended:
+            self.loop.drain()
+        else:
+            self.advance(t)
+        return None
 
     def _flag(self, flag: Flag) -> None:
         self.flags.add(flag)

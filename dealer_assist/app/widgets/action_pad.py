@@ -1,13 +1,26 @@
-"""The dealer's action pad: legal actions with amounts, keyboard-first (F C B R, digits, Enter)."""
+"""The dealer's action pad: legal actions with amounts, keyboard-first (F C B R, digits, Enter); and the
+"Shown hand" entry (H): a hand turned up at showdown that the camera could not read, keyed in by the dealer."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_assist.app import theme
-from dealer_assist.app.models.action_pad import ActionPadModel
+from dealer_assist.app.models.action_pad import SHOW_KEY, ActionPadModel, ShowEntry
 from dealer_assist.audit.records import ACTION_KINDS, ActionKind
 
 _KEYS = {
@@ -24,9 +37,58 @@ def key_name(event: QKeyEvent) -> str | None:
     if named:
         return named
     text = event.text()
-    if len(text) == 1 and (text.isdigit() or text.upper() in "FCBRS"):
+    if len(text) == 1 and (text.isdigit() or text.upper() in "FCBRS" + SHOW_KEY):
         return text.upper()
     return None
+
+
+MAX_SEAT = 10
+
+
+class ShownHandDialog(QDialog):
+    """The seat and the cards of a hand shown at the showdown that the camera could not read. OK sends them through
+    the pad model (`submit_show`); the dialog closes when they are taken, else it says why in one line."""
+
+    def __init__(self, model: ActionPadModel, entry: ShowEntry, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.setWindowTitle("Shown hand")
+        form = QFormLayout()
+        self.seat = QSpinBox()
+        self.seat.setRange(1, MAX_SEAT)
+        self.seat.setPrefix("Seat ")
+        if entry.seat is not None:
+            self.seat.setValue(entry.seat)
+        self.cards = QLineEdit()
+        self.cards.setPlaceholderText(f"e.g. {entry.example}")
+        self.cards.setToolTip(f"the {entry.hand_size} cards as they lie face up: a rank (A 2-9 T J Q K) then a suit "
+                              "(c d h s), separated by spaces")
+        form.addRow("Seat", self.seat)
+        form.addRow("Cards", self.cards)
+        layout = QVBoxLayout(self)
+        self.setMinimumWidth(520)
+        note = QLabel("The hand as it lies face up on the table, where the camera could not read it.")
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        self.error = QLabel("")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.RED};")
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.try_accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.cards.setFocus()
+
+    def try_accept(self) -> None:
+        reason = self.model.submit_show(self.seat.value(), self.cards.text())
+        if reason is not None:
+            self.error.setText(f"Not entered: {reason}")
+            self.adjustSize()                 # a long reason wraps: the dialog grows to show all of it
+            return
+        self.error.setText("")
+        self.accept()
 
 
 class ActionPad(QFrame):
@@ -58,13 +120,45 @@ class ActionPad(QFrame):
         self.confirm_button.setMinimumHeight(54)
         self.confirm_button.clicked.connect(self.model.confirm)
         grid.addWidget(self.confirm_button, 1, 2)
+        self.show_button = QPushButton()
+        self.show_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.show_button.setMinimumHeight(40)
+        self.show_button.clicked.connect(self._show_clicked)
+        grid.addWidget(self.show_button, 2, 0, 1, 3)
         layout.addLayout(grid)
+        self.show_dialog: ShownHandDialog | None = None  # the shown-hand entry while open
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setMinimumHeight(56)
         layout.addWidget(self.status)
         self.model.changed.connect(self.refresh)
+        self.model.show_requested.connect(self.open_show_dialog)
         self.refresh()
+
+    def _show_clicked(self) -> None:
+        self.model.request_show()
+        if self.show_dialog is None:
+            self.setFocus()
+
+    def open_show_dialog(self, entry: ShowEntry) -> ShownHandDialog:
+        """Open the shown-hand entry (not blocking: the video and the referee carry on while the dealer types);
+        one at a time."""
+        if self.show_dialog is not None:
+            self.show_dialog.raise_()
+            self.show_dialog.activateWindow()
+            return self.show_dialog
+        dialog = ShownHandDialog(self.model, entry, self)
+        dialog.finished.connect(self._show_dialog_closed)
+        self.show_dialog = dialog
+        dialog.open()
+        dialog.cards.setFocus()
+        return dialog
+
+    def _show_dialog_closed(self, _result: int) -> None:
+        dialog, self.show_dialog = self.show_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        self.setFocus()
 
     def _clicked(self, action: ActionKind) -> None:
         self.model.choose(action)
@@ -84,6 +178,10 @@ class ActionPad(QFrame):
             button.setCheckable(True)
             button.setChecked(state.action == self.model.pending)
         self.confirm_button.setEnabled(self.model.pending is not None)
+        enabled, text, tip = self.model.show_button()
+        self.show_button.setText(text)
+        self.show_button.setEnabled(enabled)
+        self.show_button.setToolTip(tip)
         text = self.model.status_text()
         self.status.setText(text)
         colour = theme.RED if text.startswith("Refused") else theme.MUTED
