@@ -1256,3 +1256,15 @@ def test_chips_entered_at_the_showdown_hold_the_award(entry: tuple[str, int | No
     assert referee.hands[0].awards[-1].provisional == (severity is Severity.ERROR)
     if severity is Severity.ERROR:
         assert "at the showdown" in late[0].message and "chips in the pots may be wrong" in late[0].message
+
+
+def test_an_entry_that_ends_a_draw_is_recorded_in_the_betting_round_it_opens() -> None:
+    """Seat 3, last to draw, stands pat (the camera sees nothing): seat 1's check ends the draw. It is the next betting
+    round's entry, and is recorded so (the story read "seat 1 checks [drawing]" before)."""
+    referee = Referee(table(), sink := RecordingSink())
+    referee.feed_all(clean_badugi().items)
+    phases = [(item.seat, item.action, phase) for kind, _, _, item, phase in
+              (r for r in sink.records if r[0] == "input") if isinstance(item, DealerAction)]
+    assert phases[3] == (1, "check", "betting")          # the first entry after draw 1, where seat 3 stood pat
+    assert all(phase == "betting" for *_, phase in phases)
+    assert referee.hands[0].flags == []

@@ -465,9 +465,11 @@ class HandRun(ShowdownChecks):
         self._finish_deal(action.t)
         hand = self.hand
         if hand.phase is Phase.DRAWING and self._fold_in_draw(action, frame):
+            self.taken_in = hand.phase
             return
         if hand.phase is Phase.DRAWING:
             self._close_draw(action.t, frame)
+        self.taken_in = hand.phase
         seat = action.seat
         if seat in hand.index_of and not hand.live[hand.index_of[seat]] and action.action == "fold":
             return                                    # already folded (the camera saw it, or entered twice)

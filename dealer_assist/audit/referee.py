@@ -14,6 +14,7 @@ referee.inputs)` gives the same records, prompts, flags and awards.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -287,7 +288,7 @@ class Referee:
         assert run is not None
         index = len(record.inputs)
         record.inputs.append(item)
-        self.sink.recorded(record.start.number, index, item, str(run.phase))
+        self.sink.recorded(record.start.number, index, item, str(_taken_in(run, item)))
         run.outputs.clear()
         if settle:
             run.settle(item.t, getattr(item, "frame", None))
@@ -366,6 +367,18 @@ def pending_reason(flags: list[Flag]) -> str:
                       for f in flags)
     some = "a flag is" if len(flags) == 1 else f"{len(flags)} flags are"
     return f"provisional: {some} open ({named}); the floor decides whether the hand stands"
+
+
+def _taken_in(run: HandRun, item: HandInput) -> Phase:
+    """The phase an input is taken in, recorded with a dealer's entry: the phase now, but for an entry that ends a
+    draw still on (the seats not seen drawing stood pat), which belongs to the betting round after it. Found on a
+    copy of the hand, since the entry is recorded before it is followed (nothing is lost if following it fails)."""
+    if not isinstance(item, DealerAction) or run.phase is not Phase.DRAWING:
+        return run.phase
+    probe = copy.deepcopy(run)
+    probe.outputs.clear()
+    probe.feed(item)
+    return probe.taken_in or run.phase
 
 
 def _camera_read_of(inputs: list[HandInput], seat: int, kind: type[CardsShown] | type[SeatFolded]) -> int | None:

@@ -10,7 +10,7 @@ from dealer_assist.audit.outputs import HandStart, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.cards import Card
 from dealer_assist.rules.awards import Award
-from dealer_assist.rules.hand import Hand
+from dealer_assist.rules.hand import Hand, Phase
 from dealer_assist.vision.events import (
     CardReplaced,
     CardsDiscarded,
@@ -79,6 +79,9 @@ class RunState:
         """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
         self._turned: dict[int, list[Card]] = {}
         """Cards of each seat turned face up one by one at showdown."""
+        self.taken_in: Phase | None = None
+        """The phase the last dealer entry was taken in: an entry that ends a draw (the seats left stood pat) is the
+        next betting round's, though the draw was still on when it came."""
         self._entered: set[int] = set()
         """Seats whose shown hand the dealer keyed in (`CardsShown.entered`): the camera's reads of it no longer
         count."""
