@@ -110,6 +110,26 @@ class HandRun(ShowdownChecks):
             return {}
         return {s: ev.count for s, ev in self._collected.items()}
 
+    def shows_at_showdown(self) -> bool:
+        """Whether a hand shown now is shown at the showdown (a muck the camera saw now may have been that show): the
+        showdown is on, cards are being shown as the last betting round is open (`_showing_down`), or every draw left
+        has no betting after it and none is visibly under way (a show ends them: `ShowdownChecks._shown`)."""
+        hand = self.hand
+        if hand.phase is Phase.SHOWDOWN:
+            return True
+        if hand.phase is Phase.BETTING:
+            return self._showing_down()
+        if hand.phase is not Phase.DRAWING or not self._no_betting_next():
+            return False
+        return (hand.next_card_seat is None and self._held is None
+                and not (self._draw_no == hand.draw and self._collected))
+
+    @property
+    def mucked_at_showdown(self) -> frozenset[int]:
+        """Seats whose cards went to the muck at the showdown (not a fold in the betting): a hand the dealer keys in for
+        one is the show the camera took for a muck (`Referee._rebuild`)."""
+        return frozenset(s for s, t in self._show_t.items() if t == float("-inf"))
+
     @property
     def done(self) -> bool:
         return self.hand.phase is Phase.DONE

@@ -236,7 +236,8 @@ class Referee:
             return self._rebuild(record)
         return []
 
-    def _rebuild(self, record: HandRecord, *, in_time_order: bool = False) -> list[Output]:
+    def _rebuild(self, record: HandRecord, *, in_time_order: bool = False,
+                 keyed_in: CardsShown | None = None) -> list[Output]:
         """Referee the hand again from its start (corrected, or in time order); emit only what is new."""
         run = HandRun(record.start, camera=record.start.camera)
         placed, mucks = _with_entered_shows(record.inputs)
@@ -247,7 +248,7 @@ class Referee:
             items.sort(key=lambda p: (p[1].t, isinstance(p[1], DealerAction), p[0]))
         swapped: set[int] = set()         # the entries that took the place of a muck the camera saw at the showdown
         for i, item in items:
-            if i in mucks and run.phase is Phase.SHOWDOWN:
+            if i in mucks and run.shows_at_showdown():
                 item, entry = mucks[i]
                 swapped.add(entry)
             elif i in swapped:
@@ -260,6 +261,17 @@ class Referee:
         for flag in run.flags:
             if flag not in record.flags:
                 out.append(flag)
+        if keyed_in is not None:
+            # What the camera's read of the show (or muck) raised before the dealer keyed the hand in, that the hand
+            # refereed again on the entry does not raise, the entry settled: it no longer holds the award.
+            for n, flag in enumerate(record.flags):
+                if flag.severity in FLOOR_SEVERITIES and n not in record.resolutions and flag not in run.flags:
+                    fix = Correction("dismiss_flag", f"seat {keyed_in.seat}'s shown hand was keyed in by the dealer; "
+                                     "refereed again on it, the hand does not raise this", "referee", target=n,
+                                     t=keyed_in.t)
+                    record.resolutions[n] = fix
+                    record.corrections.append(fix)
+                    self.sink.corrected(record.start.number, fix)
         if run.award is not None and (not record.awards or record.awards[-1].award != run.award):
             last = next((o for o in reversed(run.outputs) if isinstance(o, AwardMade)), None)
             if last is not None:
@@ -297,9 +309,11 @@ class Referee:
         if run.reorder:
             return self._rebuild(record, in_time_order=True)
         if isinstance(item, CardsShown) and item.entered and (
-                _camera_read_of(record.inputs[:-1], item.seat, SeatFolded) is not None
-                or _camera_read_of(record.inputs[:-1], item.seat, CardsShown) is not None):
-            return self._rebuild(record)   # the hand keyed in is what the camera's show (or muck) held: from there
+                _camera_muck_of(record.inputs[:-1], item.seat) is not None
+                or _camera_read_of(record.inputs[:-1], item.seat, CardsShown) is not None
+                or any(isinstance(p, CardsShown) and p.entered and p.seat == item.seat for p in record.inputs[:-1])):
+            # the hand keyed in is what the camera's show (or muck, or an earlier entry) held: from there
+            return self._rebuild(record, keyed_in=item)
         out = list(run.outputs)
         self._emit(record, out)
         return out
@@ -387,6 +401,20 @@ def _camera_read_of(inputs: list[HandInput], seat: int, kind: type[CardsShown] |
                  and not (isinstance(p, CardsShown) and p.entered)), None)
 
 
+def _camera_muck_of(inputs: list[HandInput], seat: int) -> int | None:
+    """The index of the camera's first sight of `seat`'s cards going to the muck among `inputs`, or None: a muck, or a
+    discard (the tracker reads a whole hand going as one while the referee has a draw on: the muck that ends an
+    all-in last draw) that no card to the seat followed (a discard with replacements after it was a draw)."""
+    for i, p in enumerate(inputs):
+        if not isinstance(p, SeatFolded | CardsDiscarded) or p.seat != seat:
+            continue
+        if isinstance(p, CardsDiscarded) and any(isinstance(q, CardDealt | CardReplaced) and q.seat == seat
+                                                 for q in inputs[i + 1:]):
+            continue
+        return i
+    return None
+
+
 def _with_entered_shows(inputs: list[HandInput],
                         ) -> tuple[list[tuple[int, HandInput]], dict[int, tuple[CardsShown, int]]]:
     """The hand's inputs by index, each hand the dealer keyed in taking the place of the camera's first show of that
@@ -399,17 +427,25 @@ def _with_entered_shows(inputs: list[HandInput],
     placed: dict[int, HandInput] = {}
     dropped: set[int] = set()
     mucks: dict[int, tuple[CardsShown, int]] = {}
+    # A seat keyed in again (the dealer mistyped the hand): the last entry's cards are the hand, in the first's place.
+    latest = {p.seat: p.cards for p in inputs if isinstance(p, CardsShown) and p.entered}
+    keyed: set[int] = set()
     for i, item in enumerate(inputs):
         if isinstance(item, CardsShown) and item.entered:
+            if item.seat in keyed:
+                dropped.add(i)
+                continue
+            keyed.add(item.seat)
+            item = placed[i] = replace(item, cards=latest[item.seat])
             first = _camera_read_of(inputs[:i], item.seat, CardsShown)
             if first is not None:
                 seen = inputs[first]
                 assert isinstance(seen, CardsShown)
                 placed[first] = replace(item, t=seen.t, frame=seen.frame)
                 dropped.add(i)
-            elif (muck := _camera_read_of(inputs[:i], item.seat, SeatFolded)) is not None:
+            elif (muck := _camera_muck_of(inputs[:i], item.seat)) is not None:
                 went = inputs[muck]
-                assert isinstance(went, SeatFolded)
+                assert isinstance(went, SeatFolded | CardsDiscarded)
                 mucks[muck] = (replace(item, t=went.t, frame=went.frame), i)
     return [(i, placed.get(i, item)) for i, item in enumerate(inputs) if i not in dropped], mucks
 

@@ -796,7 +796,7 @@ class Hand:
                         if hand[k] is c:
                             break
                     else:
-                        k = next(k for k in range(size) if hand[k] == c)
+                        k = next((k for k in range(size) if hand[k] == c), -1)
                 elif w in (UNSEEN, STUB) and self.stub.known is None:
                     k = next((k for k in range(size) if hand[k] is None and k not in picks), -1)
                 if k < 0:

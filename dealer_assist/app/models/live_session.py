@@ -263,13 +263,15 @@ class LiveSession:
             raise DealerAssistError("no hand in progress: a shown hand is entered at the showdown, before the cards "
                                     "are gathered")
         hand = run.hand
-        if hand.phase not in SHOW_PHASES:
+        # (or an all-in last draw the camera has not seen end: a hand turned up ends it, `HandRun.shows_at_showdown`)
+        if hand.phase not in SHOW_PHASES and not run.shows_at_showdown():
             raise DealerAssistError(f"the hand is not at the showdown yet ({self.referee.prompt.phase}): a shown hand "
                                     "is entered once the last betting round is over")
         if seat is not None:
             if seat not in hand.index_of:
                 raise DealerAssistError(f"seat {seat} is not in the hand (seats {', '.join(map(str, hand.seats))})")
-            if not hand.live[hand.index_of[seat]]:
+            # a seat the camera saw muck at the showdown may have shown: the referee takes the entry as that show
+            if not hand.live[hand.index_of[seat]] and seat not in run.mucked_at_showdown:
                 raise DealerAssistError(f"seat {seat} has folded or mucked: its hand is dead and is not shown")
         if cards is not None:
             size, game = run.rules.hand_size, run.rules.game
