@@ -56,6 +56,21 @@ def test_live_mode_idle_without_a_hand(qtbot, qapp, app_dirs: Path) -> None:
     assert window.capture is None
 
 
+def test_a_pad_entry_with_no_table_refereed_is_refused_not_said_recorded(qtbot, qapp, app_dirs: Path) -> None:
+    """With neither a camera's table nor a demo running, an entry reaching the window went nowhere while the status
+    bar said "Dealer action recorded"; it is refused in one line."""
+    from dealer_assist.audit.records import DealerAction
+
+    window = _window(qtbot, qapp, app_dirs)
+    assert window.session is None and window.driver is None
+    window.live.pad_model.submitted.emit(DealerAction(3, "call"))
+    status = window.statusBar().currentMessage()
+    assert status.startswith("Entry not recorded. No hand in progress: no table is being refereed"), status
+    assert "recorded:" not in status and "\n" not in status
+    assert window.live.pad_model.status_text().startswith("Refused: No hand in progress: no table is being refereed")
+    window.close()
+
+
 def test_unopenable_source_gives_banner_not_crash(qtbot, qapp, app_dirs: Path) -> None:
     settings = Settings(source_kind="file", source=str(app_dirs / "missing.mp4"))
     window = _window(qtbot, qapp, app_dirs, settings)

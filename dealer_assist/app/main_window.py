@@ -113,6 +113,9 @@ if TYPE_CHECKING:
     from dealer_assist.store.sink import HandLogSink
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
+NO_TABLE_ENTRY = ("No hand in progress: no table is being refereed (a camera's table needs its profile and "
+                  "calibration in Settings; Play demo for the simulated one)")
+"""Why a pad entry is refused when neither a camera's table nor a demo is running."""
 RETRY_KINDS = ("camera", "stream")
 """Sources a refereed table keeps trying to open: a camera unplugged or a stream dropped may come back (a video file
 that failed is corrupt: opened again, it would replay hands already recorded)."""
@@ -650,9 +653,10 @@ class MainWindow(QMainWindow):
             if not self.session.dealer_action(action):
                 self._refuse_entry()
             return
-        if self.driver is None:
-            self.statusBar().showMessage(f"Dealer action recorded: seat {action.seat} {action.action}"
-                                         + (f" {action.amount}" if action.amount else ""))
+        if self.driver is None:        # nothing referees the table: the entry goes nowhere, and is said so
+            line = NO_TABLE_ENTRY
+            self.live.pad_model.refuse(line)
+            self.statusBar().showMessage(f"Entry not recorded. {line}.")
             return
         reason = self.driver.apply(action)
         if reason is not None:
