@@ -89,6 +89,12 @@ def test_video_demo_frames_reach_the_view_in_real_time(qtbot, window: MainWindow
     assert window.grab().save(str(SCREENSHOTS / "demo_video.png"))
     window.stop_demo()
     assert window.sim_worker is None and window.session is None
+    from dealer_assist.app.widgets.detections_overlay import DetectionsOverlay
+    from dealer_assist.app.widgets.table_overlay import TableOverlay
+
+    overlays = window.live.video.overlays       # the demo's detections and flags no longer drawn on the view
+    assert len(overlays) == 1 and isinstance(overlays[0], TableOverlay)
+    assert not any(isinstance(o, DetectionsOverlay) for o in overlays)
 
 
 def test_headless_run_plays_a_hand_and_never_fails(qtbot, qapp, tmp_path: Path, capsys) -> None:

@@ -461,6 +461,7 @@ class MainWindow(QMainWindow):
         self.table.set_seats(())
         self.table.set_prompt(Prompt(phase="idle", message="waiting for a hand"))
         self.live.show_award(None)
+        self.install_overlay()               # the table's zones again, not the demo's detections and flags
         self.statusBar().showMessage("Demo stopped")
         if resume_table and self.table_paused:
             self._resume_table()
