@@ -87,12 +87,11 @@ def _seeds(text: str) -> list[int]:
 
 
 def _referee(sim: SimulatedTable) -> Referee:
-    """A Referee for the video's table: its seats, chips (as sim-video deals) and button."""
+    """A Referee for the video's table: its seats, chips (the stacks the truth records, as `dealer-assist audit` reads
+    them: the default 40 big blinds or bets each unless the video was made with short stacks) and button."""
     truth = sim.truth
     rules = HouseRules.preset(truth.game)
-    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
-    stacks = dict.fromkeys(truth.players, chips)
-    return Referee(TableConfig.for_profile(sim.profile, rules, stacks, button=truth.button))
+    return Referee(TableConfig.for_profile(sim.profile, rules, truth.stacks_by_seat(), button=truth.button))
 
 
 def _actions(sim: SimulatedTable) -> list[DealerAction]:

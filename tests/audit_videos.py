@@ -15,11 +15,13 @@ from dealer_assist.synth.hand_video import SimulatedTable
 
 
 def make_sim_video(folder: Path, game: str, seed: int, errors: list[str], *, rendered: bool = False,
-                   size: tuple[int, int] = (640, 360)) -> tuple[Path, Path, SimulatedTable]:
-    """(video, truth, table) for one simulated hand; `rendered` draws the real frames (slow)."""
+                   size: tuple[int, int] = (640, 360), players: int | None = None,
+                   short_stacks: bool = False) -> tuple[Path, Path, SimulatedTable]:
+    """(video, truth, table) for one simulated hand; `rendered` draws the real frames (slow); `short_stacks`: unequal
+    stacks, so all-ins make side pots."""
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{game}-{seed}-{'-'.join(errors) or 'clean'}{'-r' if rendered else ''}"
-    table = SimulatedTable(game, seed, errors=errors, size=size, fps=15)
+    name = f"{game}-{seed}-{'-'.join(errors) or 'clean'}{'-r' if rendered else ''}{'-short' if short_stacks else ''}"
+    table = SimulatedTable(game, seed, errors=errors, size=size, fps=15, players=players, short_stacks=short_stacks)
     truth = table.truth.save(folder / f"{name}.truth.json")
     video = folder / f"{name}.mp4"
     frame_size = size if rendered else (64, 64)

@@ -259,3 +259,18 @@ def test_audit_awards_a_show_the_dealer_keyed_in(tmp_path: Path) -> None:
     assert top(keyed) == str(loser.seat) != top(clean)
     story = CliRunner().invoke(cli, ["log", "show", "1", "--log", str(log)]).output
     assert f"seat {loser.seat} shows {' '.join(map(str, best))} (entered by the dealer" in story
+
+
+def test_audit_of_a_hand_with_side_pots(tmp_path: Path) -> None:
+    """A simulated hand with unequal stacks (`sim-video --short-stacks`): the truth file carries the stacks, the audit
+    referees with them (its fake detector rebuilds the hand from them) and awards the side pots as the rules engine
+    does on the hand's true events."""
+    video, truth, table = make_sim_video(tmp_path, "badugi-pot-limit", 6, [], players=6, short_stacks=True)
+    assert "stacks" in json.loads(truth.read_text())
+    report, _ = audit(tmp_path, video, truth)
+    (hand,) = report["hands"]
+    assert len(hand["awards"]["pots"]) >= 2 and not hand["flags"]
+    from test_sim_side_pots import _reference
+
+    want = {s: c for s, c in _reference(table).totals.items() if c}
+    assert {int(s): c for s, c in hand["awards"]["totals"].items() if c} == want

@@ -65,7 +65,7 @@ def rebuild_script(truth: SimTruth) -> _Builder:
             tried += 1
             try:
                 builder, _ = build_script(rules, truth.profile, int(data["seed"]), fps=float(data["fps"]),
-                                          players=players, errors=list(order))
+                                          players=players, errors=list(order), short_stacks="stacks" in data)
             except DealerAssistError:
                 continue
             if [e.to_dict() for e in builder.events] == want:

@@ -39,10 +39,13 @@ def _sizes(text: str) -> tuple[int, int]:
               help="Which card designs to draw from.")
 @click.option("--felt-print", "felt_print", type=click.IntRange(0, 60), default=0, show_default=True,
               help="Pieces of print on the felt (lettering, lone printed chips): none of it is a card or an event.")
+@click.option("--short-stacks", "short_stacks", is_flag=True, default=False,
+              help="Some seats start short (a few big blinds, drawn from the seed) so all-ins make side pots; the "
+                   "truth records the stacks. Default: every seat 40 big blinds (big bets in fixed limit).")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="Video file to write (.mp4).")
 @click.option("--truth", "truth", required=True, type=click.Path(dir_okay=False), help="Truth JSON to write.")
 def sim_video(game: str, seed: int, errors: str, table: str, players: int | None, size: str, fps: float, split: str,
-              felt_print: int, out: str, truth: str) -> None:
+              felt_print: int, short_stacks: bool, out: str, truth: str) -> None:
     """Render a simulated hand (deal, draws, folds, showdown) with exact ground-truth table events."""
     from dealer_assist.synth.hand_video import VIDEO_SUFFIXES, SimulatedTable, write_video
     from dealer_assist.vision.table_profile import load_profile
@@ -59,7 +62,8 @@ def sim_video(game: str, seed: int, errors: str, table: str, players: int | None
     output_file(out, "--out", {"the truth file (--truth)": truth, "the table profile (--table)": source_file})
     output_file(truth, "--truth", {"the table profile (--table)": source_file})
     source = SimulatedTable(game, seed, errors=wanted, profile=profile, size=_sizes(size), fps=fps,
-                            players=players, split=split, felt_print=felt_print)  # type: ignore[arg-type]
+                            players=players, split=split, felt_print=felt_print,  # type: ignore[arg-type]
+                            short_stacks=short_stacks)
     click.echo(f"{source.frame_count} frames at {fps:g} fps, {len(source.truth.events)} events, "
                f"{len(source.truth.errors)} injected errors; designs {source.truth.face_design} / "
                f"{source.truth.back_design}", err=True)

@@ -14,6 +14,12 @@ Dealer errors can be injected; the truth names each one, with the seat and the m
   short, gets one replacement too many (3 for 2).
 - ``exposed_card``: one card of the deal lands face up.
 
+Every seat starts with `DEFAULT_STACK_BIGS` big blinds (big bets in fixed limit), so an all-in never makes a side
+pot. With ``short_stacks`` some seats start shorter (`short_stacks_for`: drawn from the seed, a few big blinds up to the
+default), so all-ins make side pots; the truth then records the stacks (`VideoTruth.stacks`, "stacks" in its file,
+which `dealer-assist audit` reads). Without it nothing is drawn for the stacks and every seed's video, truth and
+actions are what they were before the option.
+
 Events carry the frame where the card comes to rest, and `t = frame / fps`. The truth of the video
 (events, injected errors, the table-to-image homography, the table profile) is known before any
 frame is drawn: `SimulatedTable.truth`.
@@ -91,6 +97,37 @@ ROW_STEP_CM = 3.0
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".avi", ".mkv")
 """The containers an mp4v video is written to (OpenCV's FFmpeg takes no other suffix for that codec)."""
 MIN_FPS, MAX_FPS = 1.0, 240.0
+DEFAULT_STACK_BIGS = 40
+"""Each seat's stack, in big blinds (big bets in fixed limit), unless the video is made with short stacks."""
+SHORT_STACK_SHARE = 0.6
+"""With short stacks: the chance each seat is dealt a short stack (the others keep the default)."""
+SHORT_STACK_BIGS = (2, 15)
+"""With short stacks: the fewest and most big blinds (big bets in fixed limit) a short stack holds, plus 0 to 3 chip
+units so that stacks are seldom equal."""
+
+
+def default_stack(rules: HouseRules) -> int:
+    """The chips every seat of a simulated hand starts with (and `dealer-assist audit` gives a truth without
+    "stacks"): `DEFAULT_STACK_BIGS` big blinds, big bets in fixed limit."""
+    return DEFAULT_STACK_BIGS * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+
+
+def short_stacks_for(rules: HouseRules, seats: Sequence[int], seed: int) -> dict[int, int]:
+    """Unequal stacks for the seats of a simulated hand, drawn from the seed alone (a generator of their own, so the
+    rest of the video draws what it draws without them): each seat, with chance `SHORT_STACK_SHARE`, a short stack of
+    `SHORT_STACK_BIGS` big blinds (big bets in fixed limit) and 0 to 3 chip units more, else the default."""
+    rng = np.random.default_rng([seed, 0x5_7AC5])
+    big = rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind
+    unit = max(1, rules.chip_unit)
+    low, high = SHORT_STACK_BIGS
+    out: dict[int, int] = {}
+    for seat in seats:
+        if rng.random() < SHORT_STACK_SHARE:
+            chips = big * int(rng.integers(low, high + 1)) + unit * int(rng.integers(0, 4))
+            out[seat] = max(unit, chips - chips % unit)
+        else:
+            out[seat] = default_stack(rules)
+    return out
 
 
 class SimulationError(DealerAssistError):
@@ -142,17 +179,34 @@ class VideoTruth:
     players: tuple[int, ...]
     actions: tuple[dict[str, Any], ...] = ()
     """The dealer's betting input (t, seat, action, amount = total bet to), for `dealer-assist audit`."""
+    stacks: tuple[tuple[int, int], ...] = ()
+    """(seat, chips) each player started the hand with; empty: every player had `default_stack`."""
+
+    def stacks_by_seat(self) -> dict[int, int]:
+        """Seat -> chips at the start of the hand (the default stack for each player when none are recorded): the
+        stacks a Referee for the video must be given."""
+        if self.stacks:
+            return dict(self.stacks)
+        return dict.fromkeys(self.players, default_stack(HouseRules.preset(self.game)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "game": self.game, "seed": self.seed, "fps": self.fps, "width": self.size[0], "height": self.size[1],
             "frames": self.frames, "button": self.button, "players": list(self.players),
+        }
+        # "stacks" only where some differ from the default: the truth of a video with the default stacks stays
+        # byte for byte what it was before stacks were recorded (and `dealer-assist audit` gives the default then)
+        chips = default_stack(HouseRules.preset(self.game))
+        if any(c != chips for _, c in self.stacks):
+            out["stacks"] = {str(s): c for s, c in self.stacks}
+        out.update({
             "face_design": self.face_design, "back_design": self.back_design,
             "homography": [list(r) for r in self.homography],
             "events": [e.to_dict() for e in self.events], "errors": [e.to_dict() for e in self.errors],
             "actions": list(self.actions),
             "table_profile": self.profile.to_dict(),
-        }
+        })
+        return out
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -418,8 +472,11 @@ def build_script(
     players: int | None = None,
     errors: Sequence[str] = (),
     card_w: float = 6.3,
+    short_stacks: bool = False,
 ) -> tuple[_Builder, Hand]:
-    """Play a hand on the table: every object's motion plus the ground-truth events and errors."""
+    """Play a hand on the table: every object's motion plus the ground-truth events and errors. The players start
+    with `default_stack` each, or with `short_stacks`, the unequal stacks `short_stacks_for` draws (the hand's
+    `Hand.starting`)."""
     for e in errors:
         if e not in ERROR_KINDS:
             raise SimulationError(f"unknown dealer error {e!r}; accepted: {', '.join(ERROR_KINDS)}")
@@ -429,7 +486,7 @@ def build_script(
     rng = np.random.default_rng([seed, 0x71DE0])
     n_players = players or min(profile.seat_count, int(rng.integers(3, 7)))
     seats = sorted(int(s) for s in rng.choice(np.arange(1, profile.seat_count + 1), n_players, replace=False))
-    stacks = {s: rules.big_blind * 40 if rules.betting != "fixed_limit" else rules.big_bet * 40 for s in seats}
+    stacks = short_stacks_for(rules, seats, seed) if short_stacks else dict.fromkeys(seats, default_stack(rules))
     hand = _pick_hand(rules, stacks, seed, errors)
     b = _Builder(profile, fps, rng, card_w)
     b.f = b.frames(0.8)
@@ -647,6 +704,7 @@ class SimulatedTable:
         effects: float = 0.5,
         markers: bool = True,
         felt_print: int = 0,
+        short_stacks: bool = False,
     ) -> None:
         if not (math.isfinite(fps) and MIN_FPS <= fps <= MAX_FPS):
             raise SimulationError(f"frame rate {fps} is out of range; accepted: {MIN_FPS:g} to {MAX_FPS:g} fps")
@@ -673,8 +731,12 @@ class SimulatedTable:
                                min(self.effects.blur_sigma, 0.6), 0.0, self.effects.noise_sigma,
                                max(self.effects.jpeg_quality, 70) if self.effects.jpeg_quality else 0)
         script, hand = build_script(rules, self.profile, seed, fps=self._fps, players=players, errors=errors,
-                                    card_w=self.renderer.card_w_cm)
+                                    card_w=self.renderer.card_w_cm, short_stacks=short_stacks)
         self._script = script
+        self.hand = hand
+        """The rules engine's hand the video plays out: its betting, contributions and pots are the video's (the
+        dealer actions in the truth), but not all its cards: the video picks which cards of a seat's row go in a
+        discard at random, so the hands shown in the video, and so the winners, may differ from its `Awarded` step."""
         self._stub_left = len(script.objs)
         self.frame_count = script.f
         h = self.camera.homography
@@ -683,6 +745,7 @@ class SimulatedTable:
             errors=tuple(script.errors), homography=tuple(tuple(float(v) for v in r) for r in h),
             profile=self.profile, face_design=face_name, back_design=back_name, button=hand.button,
             players=tuple(sorted(hand.seats)), actions=tuple(script.actions),
+            stacks=tuple(sorted(zip(hand.seats, hand.starting, strict=True))),
         )
         self._next = 0
         self._seed = seed
