@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from vision_events import _actions, _referee, keyed_shows
+from test_keyed_show_fuzz import _fed  # the video's referee (the truth's stacks) fed events and dealer actions
+from vision_events import _referee, keyed_shows
 
 from dealer_assist.audit.outputs import AwardMade
-from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.rules.awards import Award, award_pots
 from dealer_assist.rules.house_rules import HouseRules
@@ -57,15 +57,6 @@ CASES: list[tuple[str, int, int, tuple[int, ...]]] = [
 @cache
 def _sim(game: str, seed: int, players: int) -> SimulatedTable:
     return SimulatedTable(game, seed, size=(320, 180), fps=15.0, players=players, effects=0, short_stacks=True)
-
-
-def _fed(sim: SimulatedTable, events: list[TableEvent]) -> Referee:
-    """The video's referee (the truth's stacks) fed `events` and the dealer actions in time order."""
-    referee: Referee = _referee(sim)
-    items = [*events, *_actions(sim)]
-    referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
-    referee.close(sim.frame_count / sim.fps)
-    return referee
 
 
 def _last_award(referee: Referee) -> AwardMade | None:
