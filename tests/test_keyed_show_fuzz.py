@@ -206,3 +206,31 @@ def test_the_referee_takes_a_discard_of_a_card_seen_elsewhere_without_crashing()
     referee = _fed(sim, list(sim.truth.events))
     want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
     assert Counter((f.kind.value, f.seat) for h in referee.hands for f in h.flags) == want
+
+
+def test_a_flag_the_camera_raised_and_a_keyed_show_settled_is_dismissed_by_the_referee(tmp_path: Path) -> None:
+    """All-in before the last draw: the camera read the first seat's show as a discard of its whole hand (an error flag,
+    which holds the award); the dealer keys in the hands shown. Refereed again on them, the hand does not raise that
+    flag, so the referee dismisses it with its reason, and the log tells it from a floor ruling."""
+    from dealer_assist.audit.outputs import REFEREE_BY
+    from dealer_assist.store.handlog import HandLog
+    from dealer_assist.store.render import render_story
+    from dealer_assist.store.sink import HandLogSink
+    from dealer_assist.vision.events import CardsDiscarded
+
+    sim = _sim("badugi-no-limit", 18, 6, False)
+    first = _shows(sim)[0]
+    events = [CardsDiscarded(e.t, e.frame, e.seat, len(e.cards)) if e is first else e for e in sim.truth.events]
+    with HandLog.open(tmp_path / "log.sqlite") as log:
+        referee = Referee(_referee(sim).table, HandLogSink(log, log.open_session("sim", "dealer")))
+        items = [*events, *_keyed(sim, 1.0), *_actions(sim)]
+        referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+        referee.close(sim.frame_count / sim.fps)
+        (summary,) = log.list_hands()
+        text = render_story(log.story(summary.id))
+    made, want = _last_award(referee), _last_award(_fed(sim, list(sim.truth.events)))
+    assert made is not None and want is not None
+    assert dict(made.award.totals) == dict(want.award.totals) and not made.provisional
+    (hand,) = referee.hands
+    assert [c.kind for c in hand.corrections if c.by == REFEREE_BY] == ["dismiss_flag"]
+    assert "REFEREE correction" in text and "keyed in by the dealer" in text

@@ -72,6 +72,10 @@ class KeyMoment:
     frame: int | None
 
 
+REFEREE_BY = "the referee"
+"""Who made a correction the referee made itself (a flag a keyed-in shown hand settled), not the floor."""
+
+
 @dataclass(frozen=True, slots=True)
 class Correction:
     """A floor decision, recorded as a new input (nothing seen is overwritten).

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from dealer_assist.audit.hand_run import HandRun
 from dealer_assist.audit.outputs import (
+    REFEREE_BY,
     AwardMade,
     Correction,
     EndStatus,
@@ -267,7 +268,7 @@ class Referee:
             for n, flag in enumerate(record.flags):
                 if flag.severity in FLOOR_SEVERITIES and n not in record.resolutions and flag not in run.flags:
                     fix = Correction("dismiss_flag", f"seat {keyed_in.seat}'s shown hand was keyed in by the dealer; "
-                                     "refereed again on it, the hand does not raise this", "referee", target=n,
+                                     "refereed again on it, the hand does not raise this", REFEREE_BY, target=n,
                                      t=keyed_in.t)
                     record.resolutions[n] = fix
                     record.corrections.append(fix)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from dealer_assist.audit.outputs import REFEREE_BY
 from dealer_assist.store.records import (
     HandStory,
     StoredAction,
@@ -94,6 +95,8 @@ def correction_sentence(corr: StoredCorrection) -> str:
         "dismiss_flag": f"dismisses flag #{corr.target_id}",
         "note": "notes",
     }.get(corr.kind, f"{corr.kind} {corr.target_table} #{corr.target_id}")
+    if corr.by == REFEREE_BY:          # the referee's own (a keyed-in show settled the flag), not the floor's ruling
+        return f"REFEREE correction #{corr.id}: {what}: {corr.reason}"
     return f"FLOOR correction #{corr.id} by {corr.by}: {what}: {corr.reason}"
 
 
