@@ -27,6 +27,7 @@ from dealer_assist.store.records import (
     StoredSnapshot,
 )
 from dealer_assist.store.render import action_sentence, correction_sentence, event_sentence, flag_sentence
+from dealer_assist.store.schema import HAND_TABLES
 
 EXPORT_FORMATS = ("json", "csv", "phh")
 CSV_COLUMNS = ("hand_id", "seq", "record", "id", "recorded_at", "t", "frame", "seat", "kind", "text", "data",
@@ -39,8 +40,6 @@ _RECORD_NAMES: dict[type, str] = {
 }
 
 
-HAND_TABLES: tuple[str, ...] = ("hand_ends", "events", "actions", "flags", "awards", "corrections", "snapshots")
-"""The record tables whose rows belong to one hand (by `hand_id`); the hand's own row is in `hands`."""
 
 
 class ChainLink(NamedTuple):

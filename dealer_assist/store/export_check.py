@@ -29,10 +29,10 @@ from typing import Any, Literal
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.chain import ChainHead
-from dealer_assist.store.export import CSV_COLUMNS, HAND_TABLES, chain_links, export_csv, export_json
+from dealer_assist.store.export import CSV_COLUMNS, chain_links, export_csv, export_json
 from dealer_assist.store.paths import path_problem
 from dealer_assist.store.queries import MAX_ID, hand_story
-from dealer_assist.store.schema import CHAINED_TABLES
+from dealer_assist.store.schema import CHAINED_TABLES, HAND_TABLES
 from dealer_assist.store.text import printable
 from dealer_assist.store.verify import Problem, VerifyReport, verify_log
 

@@ -15,11 +15,10 @@ ADDITIVE_MIGRATIONS = frozenset({"m002_hand_camera"})
 read-only copy kept as evidence need not be opened for recording to be shown or verified."""
 MIGRATIONS_TABLE = "_sqlite_migrations"
 
+HAND_TABLES: tuple[str, ...] = ("hand_ends", "events", "actions", "flags", "awards", "corrections", "snapshots")
+"""The record tables whose rows belong to one hand (by `hand_id`); the hand's own row is in `hands`."""
 # Every record table; all are append-only and hash-chained (`seq`, `prev`, `hash`).
-CHAINED_TABLES: tuple[str, ...] = (
-    "tables", "dealers", "sessions", "hands", "hand_ends", "events", "actions", "flags", "awards",
-    "corrections", "snapshots",
-)
+CHAINED_TABLES: tuple[str, ...] = ("tables", "dealers", "sessions", "hands", *HAND_TABLES)
 
 
 def guard_triggers() -> dict[str, tuple[str, str]]:

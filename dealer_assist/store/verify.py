@@ -31,7 +31,7 @@ from typing import Any, Literal
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.chain import EMPTY_HEAD, GENESIS, Anchor, ChainHead, anchor_path, read_anchor, row_hash
 from dealer_assist.store.paths import snapshot_dir
-from dealer_assist.store.schema import guard_triggers
+from dealer_assist.store.schema import HAND_TABLES, guard_triggers
 
 ProblemKind = Literal["edited", "inserted", "deleted", "anchor", "snapshot", "schema", "export"]
 """What a problem is; `export`: an exported file that does not match the log (`store.export_check`)."""
@@ -40,8 +40,7 @@ ProblemKind = Literal["edited", "inserted", "deleted", "anchor", "snapshot", "sc
 _REFERENCES: tuple[tuple[str, str, str], ...] = (
     ("sessions", "table_id", "tables"), ("sessions", "dealer_id", "dealers"),
     ("hands", "table_id", "tables"), ("hands", "session_id", "sessions"), ("hands", "dealer_id", "dealers"),
-    *((child, "hand_id", "hands") for child in
-      ("hand_ends", "events", "actions", "flags", "awards", "corrections", "snapshots")),
+    *((child, "hand_id", "hands") for child in HAND_TABLES),
 )
 
 
