@@ -311,7 +311,7 @@ class Referee:
             return self._rebuild(record, in_time_order=True)
         if isinstance(item, CardsShown) and item.entered and (
                 _camera_muck_of(record.inputs[:-1], item.seat) is not None
-                or _camera_read_of(record.inputs[:-1], item.seat, CardsShown) is not None
+                or _camera_show_of(record.inputs[:-1], item.seat) is not None
                 or any(isinstance(p, CardsShown) and p.entered and p.seat == item.seat for p in record.inputs[:-1])):
             # the hand keyed in is what the camera's show (or muck, or an earlier entry) held: from there
             return self._rebuild(record, keyed_in=item)
@@ -396,10 +396,10 @@ def _taken_in(run: HandRun, item: HandInput) -> Phase:
     return probe.taken_in or run.phase
 
 
-def _camera_read_of(inputs: list[HandInput], seat: int, kind: type[CardsShown] | type[SeatFolded]) -> int | None:
-    """The index of the camera's first show (or muck) of `seat` among `inputs`, or None."""
-    return next((i for i, p in enumerate(inputs) if isinstance(p, kind) and p.seat == seat
-                 and not (isinstance(p, CardsShown) and p.entered)), None)
+def _camera_show_of(inputs: list[HandInput], seat: int) -> int | None:
+    """The index of the camera's first show of `seat` among `inputs`, or None."""
+    return next((i for i, p in enumerate(inputs) if isinstance(p, CardsShown) and p.seat == seat and not p.entered),
+                None)
 
 
 def _camera_muck_of(inputs: list[HandInput], seat: int) -> int | None:
@@ -438,7 +438,7 @@ def _with_entered_shows(inputs: list[HandInput],
                 continue
             keyed.add(item.seat)
             item = placed[i] = replace(item, cards=latest[item.seat])
-            first = _camera_read_of(inputs[:i], item.seat, CardsShown)
+            first = _camera_show_of(inputs[:i], item.seat)
             if first is not None:
                 seen = inputs[first]
                 assert isinstance(seen, CardsShown)
