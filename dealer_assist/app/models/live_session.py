@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
+from dealer_assist.app.models.action_pad import ShowEntry
 from dealer_assist.app.models.capture import FrameRing, LatestFrame, colour_image
 from dealer_assist.app.models.demo_driver import hand_seat_states
 from dealer_assist.app.models.flags import FlagEntry, FlagListModel
@@ -47,7 +48,6 @@ from dealer_assist.vision.pipeline import Pipeline
 
 SHOW_PHASES = (Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE)
 """The hand's phases in which a shown hand may be keyed in (until the cards are gathered, which ends the hand)."""
-EXAMPLE_HAND = ("Ah", "2c", "3d", "4s", "5h")
 
 
 class VisionWorker(threading.Thread):
@@ -154,6 +154,10 @@ class LiveSession:
         if self.worker is not None:
             self.worker.stop()
             self.worker.join(timeout=3)
+        self._close_referee()
+
+    def _close_referee(self) -> None:
+        """Close the referee once (its hand in progress ends) at the last frame the worker read."""
         if not self.closed:
             self.closed = True
             self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
@@ -165,9 +169,7 @@ class LiveSession:
         self.poll(limit=None)
         self.loop.drain()
         self.ended = True
-        if not self.closed:
-            self.closed = True
-            self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+        self._close_referee()
         self.sync()
 
     def poll(self, limit: int | None = 500, wait_s: float = 0.0) -> int:
@@ -238,17 +240,21 @@ class LiveSession:
         if self.closed:
             return False
         if self.worker is None:
-            self.loop.push([action])
-            self.loop.drain()
+            self._enter(action, action.t)
             return True
         t = self.worker.last_t  # read before draining: everything up to this frame is queued by now
         self.poll(limit=None)
-        self.loop.push([replace(action, t=t)])
-        if self.ended:
+        self._enter(replace(action, t=t), t)
+        return True
+
+    def _enter(self, item: DealerAction | CardsShown, t: float) -> None:
+        """A dealer's entry into the loop, after what the camera queued before it: fed at once where nothing more
+        will come (no worker, or its source ended), else with the camera's events up to video time `t`."""
+        self.loop.push([item])
+        if self.worker is None or self.ended:
             self.loop.drain()
         else:
             self.advance(t)
-        return True
 
     # --- a shown hand keyed in by the dealer ---------------------------------------------------------
     def verify_show(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> None:
@@ -277,7 +283,7 @@ class LiveSession:
             size, game = run.rules.hand_size, run.rules.game
             if len(cards) != size:
                 raise DealerAssistError(f"a {game} hand is {size} cards, not {len(cards)}: enter the seat's whole "
-                                        "hand, e.g. " + " ".join(EXAMPLE_HAND[:size]))
+                                        f"hand, e.g. {ShowEntry(hand_size=size).example}")
             repeated = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
             if repeated is not None:
                 raise DealerAssistError(f"card {repeated} is entered twice; each card exists once in a deck")
@@ -327,12 +333,7 @@ class LiveSession:
         reason = self.show_refusal(seat, cards)
         if reason is not None:
             return reason
-        show = CardsShown(t, frame, seat, tuple(cards), entered=True)
-        self.loop.push([show])
-        if self.worker is None or self.ended:
-            self.loop.drain()
-        else:
-            self.advance(t)
+        self._enter(CardsShown(t, frame, seat, tuple(cards), entered=True), t)
         return None
 
     def _flag(self, flag: Flag) -> None:
