@@ -655,9 +655,7 @@ class MainWindow(QMainWindow):
                 self._refuse_entry()
             return
         if self.driver is None:        # nothing referees the table: the entry goes nowhere, and is said so
-            line = NO_TABLE_ENTRY
-            self.live.pad_model.refuse(line)
-            self.statusBar().showMessage(f"Entry not recorded. {line}.")
+            self._refuse_entry(NO_TABLE_ENTRY)
             return
         reason = self.driver.apply(action)
         if reason is not None:
@@ -708,8 +706,10 @@ class MainWindow(QMainWindow):
             return f"No hand in progress: the {what} is not open; entries start when it opens"
         return f"No hand in progress: refereeing has stopped (the {what} was lost); save Settings to reconnect"
 
-    def _refuse_entry(self) -> None:
-        line = self._no_hand_line()
+    def _refuse_entry(self, line: str | None = None) -> None:
+        """A pad entry no hand takes, refused in one line on the pad and the status bar (default: the table's source
+        is away or refereeing stopped, `_no_hand_line`)."""
+        line = line or self._no_hand_line()
         self.live.pad_model.refuse(line)
         self.statusBar().showMessage(f"Entry not recorded. {line}.")
 
