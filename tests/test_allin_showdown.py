@@ -37,9 +37,7 @@ def _sim(game: str, seed: int, players: int, errors: list[str]) -> SimulatedTabl
 def _referee(sim: SimulatedTable) -> Referee:
     """A Referee for the video's table, as `dealer-assist audit` makes it (the chips sim-video deals)."""
     rules = HouseRules.preset(sim.truth.game)
-    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
-    stacks = dict.fromkeys(sim.truth.players, chips)
-    return Referee(TableConfig.for_profile(sim.profile, rules, stacks, button=sim.truth.button))
+    return Referee(TableConfig.for_profile(sim.profile, rules, sim.truth.stacks_by_seat(), button=sim.truth.button))
 
 
 def _actions(sim: SimulatedTable) -> list[DealerAction]:

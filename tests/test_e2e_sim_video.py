@@ -224,9 +224,7 @@ def test_every_injected_error_is_one_the_referee_flags_on_the_true_events(game: 
     sim = SimulatedTable(game, seed, size=(320, 180), fps=15.0, errors=ERROR_KINDS)
     truth = sim.truth
     rules = HouseRules.preset(game)
-    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
-    referee = Referee(TableConfig.for_profile(sim.profile, rules, dict.fromkeys(truth.players, chips),
-                                              button=truth.button))
+    referee = Referee(TableConfig.for_profile(sim.profile, rules, truth.stacks_by_seat(), button=truth.button))
     actions = [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in truth.actions]
     referee.feed_all(sorted([*truth.events, *actions], key=lambda i: (i.t, isinstance(i, DealerAction))))
     referee.close(sim.frame_count / sim.fps)

@@ -131,8 +131,10 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     if given is not None:
         stacks = given
     elif truth is not None:
-        chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
-        stacks = truth.data.get("stacks") or dict.fromkeys((int(s) for s in truth.data["players"]), chips)
+        from dealer_assist.synth.hand_video import default_stack
+
+        stacks = truth.data.get("stacks") or dict.fromkeys((int(s) for s in truth.data["players"]),
+                                                           default_stack(rules))
         stacks = {int(s): int(c) for s, c in stacks.items()}
     else:
         stacks = dict.fromkeys(range(1, profile.seat_count + 1), 100 * max(rules.big_bet, rules.big_blind))

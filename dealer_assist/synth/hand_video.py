@@ -106,10 +106,15 @@ SHORT_STACK_BIGS = (2, 15)
 units so that stacks are seldom equal."""
 
 
+def _big(rules: HouseRules) -> int:
+    """The unit simulated stacks are counted in: the big blind, the big bet in fixed limit."""
+    return rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind
+
+
 def default_stack(rules: HouseRules) -> int:
     """The chips every seat of a simulated hand starts with (and `dealer-assist audit` gives a truth without
     "stacks"): `DEFAULT_STACK_BIGS` big blinds, big bets in fixed limit."""
-    return DEFAULT_STACK_BIGS * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
+    return DEFAULT_STACK_BIGS * _big(rules)
 
 
 def short_stacks_for(rules: HouseRules, seats: Sequence[int], seed: int) -> dict[int, int]:
@@ -117,7 +122,7 @@ def short_stacks_for(rules: HouseRules, seats: Sequence[int], seed: int) -> dict
     rest of the video draws what it draws without them): each seat, with chance `SHORT_STACK_SHARE`, a short stack of
     `SHORT_STACK_BIGS` big blinds (big bets in fixed limit) and 0 to 3 chip units more, else the default."""
     rng = np.random.default_rng([seed, 0x5_7AC5])
-    big = rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind
+    big = _big(rules)
     unit = max(1, rules.chip_unit)
     low, high = SHORT_STACK_BIGS
     out: dict[int, int] = {}

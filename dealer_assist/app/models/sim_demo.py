@@ -66,12 +66,6 @@ def truth_detections(sim: Any, frame: int) -> Detections:
     return placement_detections(sim.placements(frame), sim.camera.homography)
 
 
-def sim_stacks(rules: HouseRules, players: Sequence[int]) -> dict[int, int]:
-    """The chips each seat of a simulated hand video starts with (as synth.hand_video deals them)."""
-    chips = 40 * (rules.big_bet if rules.betting == "fixed_limit" else rules.big_blind)
-    return dict.fromkeys((int(s) for s in players), chips)
-
-
 def truth_hand(sim: Any, preset: str, seed: int, errors: Sequence[str], players: int | None) -> Hand:
     """The rules engine's hand behind a SimulatedTable (rebuilt: the same seed gives the same hand)."""
     from dealer_assist.synth.hand_video import build_script
@@ -259,7 +253,7 @@ class SimVideoWorker(threading.Thread):
         self.sim = sim
         self.profile = sim.profile
         self.calibration = sim.calibration
-        self.config = TableConfig.for_profile(sim.profile, rules, sim_stacks(rules, sim.truth.players),
+        self.config = TableConfig.for_profile(sim.profile, rules, sim.truth.stacks_by_seat(),
                                               button=sim.truth.button)
         self.hand = truth_hand(sim, self.preset, self.seed, self.errors, self.players)
         self.duration_s = sim.frame_count / sim.fps
