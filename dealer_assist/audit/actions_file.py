@@ -49,6 +49,12 @@ def _whole(raw: Any, what: str) -> int:
     return int(raw)
 
 
+def _check_time(t: float, row: Mapping[str, Any], where: str) -> None:
+    """An entry's time must be seconds into the video: finite, 0 or more."""
+    if not math.isfinite(t) or t < 0:
+        raise DealerAssistError(f"{where}: bad time t={row['t']!r}; accepted: seconds into the video, 0 or more")
+
+
 def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerInput:
     """One action from a mapping with t, seat, action, amount (a `show`: cards); a bad row is a one-line error naming
     `where`."""
@@ -63,8 +69,7 @@ def action_from_mapping(row: Mapping[str, Any], where: str) -> DealerInput:
     except (KeyError, TypeError, ValueError) as exc:
         raise DealerAssistError(f"{where}: bad action {dict(row)!r} ({exc}); accepted fields: "
                                 f"{', '.join(FIELDS)}") from None
-    if not math.isfinite(t) or t < 0:
-        raise DealerAssistError(f"{where}: bad time t={row['t']!r}; accepted: seconds into the video, 0 or more")
+    _check_time(t, row, where)
     if amount is not None and abs(amount) > MAX_AMOUNT:
         raise DealerAssistError(f"{where}: amount {amount} is too large; accepted: a whole number of chips up to "
                                 f"{MAX_AMOUNT:,}")
@@ -89,8 +94,7 @@ def _show_from_mapping(row: Mapping[str, Any], where: str) -> CardsShown:
     except (KeyError, TypeError, ValueError, DealerAssistError) as exc:
         raise DealerAssistError(f"{where}: bad show {dict(row)!r} ({exc}); accepted: t, seat, action show and the "
                                 "hand in cards, e.g. \"Ah 2c 3d 4s\"") from None
-    if not math.isfinite(t) or t < 0:
-        raise DealerAssistError(f"{where}: bad time t={row['t']!r}; accepted: seconds into the video, 0 or more")
+    _check_time(t, row, where)
     if seat < 1:
         raise DealerAssistError(f"{where}: bad seat {seat}; accepted: a seat number, 1 or more")
     return CardsShown(t, 0, seat, cards, entered=True)
