@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from dealer_assist.synth import dataset as ds  # noqa: E402
 from dealer_assist.synth.evaluate import Tally  # noqa: E402
 from dealer_assist.synth.train import MODEL_YAML, TRAIN_SEED0, VAL_SEED0, TrainConfig, _offline_ultralytics, render  # noqa: E402
+from dealer_assist.vision.backends.common import _one_deck as _backend_one_deck  # noqa: E402
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, CLASS_NAMES, Detections  # noqa: E402
 
 ROOT = REPO / "datasets" / "one-stage"
@@ -116,17 +117,9 @@ def train(hours: float, threads: int) -> Path:
 
 
 def _one_deck(dets: Detections) -> Detections:
-    """One deck per table, as the two-stage backend keeps it: of the reads naming one card only the most confident
-    stands."""
-    keep = []
-    best: dict[int, int] = {}
-    for i, cid in enumerate(dets.class_id.tolist()):
-        if cid >= BACK_ID:
-            keep.append(i)
-        elif cid not in best or dets.confidence[i] > dets.confidence[best[cid]]:
-            best[cid] = i
-    keep += best.values()
-    keep.sort()
+    """One deck and one button per table, the two-stage backend's rule (`vision.backends.common._one_deck`): of the
+    reads naming one card only the most confident stands."""
+    keep = _backend_one_deck(dets.class_id, dets.confidence)
     return Detections.from_boxes(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep])
 
 
