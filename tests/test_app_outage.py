@@ -18,7 +18,7 @@ from test_app_reconnect import FPS, FRAMES, RETRY_S, Plug, _lost
 from test_app_reconnect import _window as camera_window
 
 from dealer_assist.app.main_window import MainWindow
-from dealer_assist.app.models.live_session import VisionWorker
+from dealer_assist.app.models.live_session import LiveSession, VisionWorker
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.vision.frames import Frame
@@ -42,6 +42,21 @@ def _window(qtbot, qapp: QApplication, app_dirs: Path, monkeypatch: pytest.Monke
     window.pause_ms = 60_000
     assert window.session is not None or window.reconnecting, window.live.banner.text()
     return window
+
+
+def _lost_window(qtbot, qapp: QApplication, app_dirs: Path,  # type: ignore[no-untyped-def]
+                 monkeypatch: pytest.MonkeyPatch, fail_after: int) -> tuple[MainWindow, Plug, LiveSession]:
+    """A camera's table whose camera vanished after `fail_after` frames and stays unplugged, the window retrying it:
+    the window, its opener and the session that ended. A camera plugged back later plays the whole deal, holding its
+    last frames until its `gate` is set."""
+    plug = Plug(lambda n: GatedCamera(FRAMES, fail_after=fail_after, fps=FPS) if n == 0
+                else GatedCamera(FRAMES, gate_at=FRAMES - 5, fps=FPS))
+    window = _window(qtbot, qapp, app_dirs, monkeypatch, plug)
+    old = window.session
+    assert old is not None
+    plug.plugged = False
+    _lost(qtbot, window)
+    return window, plug, old
 
 
 def _hands(app_dirs: Path) -> list[tuple[str, str | None, int]]:
@@ -117,13 +132,7 @@ def test_a_demo_started_while_the_camera_is_lost_stops_the_retries_and_takes_the
     """The camera is lost (its session ended, the window retrying it) when the scripted demo starts: the retries stop,
     the ended session goes (the pad's entries went to it, not to the demo), the lost hand stays ended once; stopping
     the demo retries the camera again, and refereeing starts when it is back."""
-    plug = Plug(lambda n: GatedCamera(FRAMES, fail_after=FRAMES // 2, fps=FPS) if n == 0
-                else GatedCamera(FRAMES, gate_at=FRAMES - 5, fps=FPS))
-    window = _window(qtbot, qapp, app_dirs, monkeypatch, plug)
-    old = window.session
-    assert old is not None
-    plug.plugged = False
-    _lost(qtbot, window)
+    window, plug, old = _lost_window(qtbot, qapp, app_dirs, monkeypatch, FRAMES // 2)
     qtbot.waitUntil(lambda: plug.off_ui_calls >= 2, timeout=10_000)
 
     driver = window.start_demo(auto_bet=False, seed=3)
@@ -166,12 +175,7 @@ def test_the_video_demo_started_while_the_camera_is_lost_gets_its_own_session(  
         qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The lost camera's ended session was left in place: the video demo's poll took it for its own, and fed the
     camera's referee."""
-    plug = Plug(lambda n: GatedCamera(FRAMES, fail_after=FRAMES // 2, fps=FPS))
-    window = _window(qtbot, qapp, app_dirs, monkeypatch, plug)
-    old = window.session
-    assert old is not None
-    plug.plugged = False
-    _lost(qtbot, window)
+    window, _, old = _lost_window(qtbot, qapp, app_dirs, monkeypatch, FRAMES // 2)
     worker = window.start_video_demo(seed=3, realtime=False, render=False)
     assert window.session is None and not window.reconnecting and window.reconnect_probe is None
     qtbot.waitUntil(lambda: window.session is not None and bool(window.session.referee.hands), timeout=60_000)
@@ -188,13 +192,7 @@ def test_pad_entries_while_the_camera_is_lost_are_refused_and_work_again_once_it
     """The camera vanishes in the betting: the pad showed the seat to act still, and its entries went to the ended
     session without a word. Now the pad shows why no hand takes an entry and refuses it in one line, recording
     nothing; with the camera back, entries reach the new session's referee."""
-    plug = Plug(lambda n: GatedCamera(FRAMES, fail_after=FRAMES - 10, fps=FPS) if n == 0
-                else GatedCamera(FRAMES, gate_at=FRAMES - 5, fps=FPS))
-    window = _window(qtbot, qapp, app_dirs, monkeypatch, plug)
-    old = window.session
-    assert old is not None
-    plug.plugged = False
-    _lost(qtbot, window)
+    window, plug, old = _lost_window(qtbot, qapp, app_dirs, monkeypatch, FRAMES - 10)
     model, pad = window.live.pad_model, window.live.pad
     assert model.prompt.actor is None and model.status_text() == LOST, model.status_text()
     assert old.referee.hands and old.closed
@@ -228,10 +226,7 @@ def test_the_banner_names_the_latest_retrys_error_without_redrawing_the_same(  #
         qtbot, qapp, app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While retrying, the banner kept the loss's message and never said why the retries fail: it now names the latest
     attempt's error, in one line, redrawn only when that error changes."""
-    plug = Plug(lambda n: GatedCamera(FRAMES, fail_after=FRAMES // 2, fps=FPS))
-    window = _window(qtbot, qapp, app_dirs, monkeypatch, plug)
-    plug.plugged = False
-    _lost(qtbot, window)
+    window, plug, _ = _lost_window(qtbot, qapp, app_dirs, monkeypatch, FRAMES // 2)
     shown: list[str] = []
     show = window.live.show_banner
 
