@@ -29,6 +29,7 @@ from dealer_assist.store import (
 )
 from dealer_assist.store import verify as store_verify
 from dealer_assist.store.chain import anchor_path, read_anchor
+from dealer_assist.store.handlog import LOG_PAGE_SIZE, WAL_CHECKPOINT_BYTES
 from dealer_assist.store.schema import CHAINED_TABLES, MIGRATION_SET
 from dealer_assist.vision.events import (
     ButtonMoved,
@@ -326,6 +327,45 @@ def test_anchor_tracks_the_head(log: HandLog) -> None:
     log.record_event(hand, CardBurned(t=1.0, frame=1))
     anchor = read_anchor(anchor_path(log.path))
     assert anchor is not None and anchor.before == before and anchor.after == log.head
+
+
+def test_a_failed_single_write_leaves_the_log_and_its_caches_as_they_were(log: HandLog) -> None:
+    """A row written alone is one autocommit INSERT after its anchor: when the INSERT fails, nothing is recorded, the
+    head and ids stay put, the anchor's `before` is the database's head, and the next write goes on the chain."""
+    hand = new_hand(log)
+    log.record_event(hand, CardBurned(t=1.0, frame=1))
+    head, next_id = log.head, dict(log._next_id)
+    log.conn.execute("CREATE TEMP TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk gone'); END")
+    with pytest.raises(DealerAssistError, match="could not append to events: disk gone"):
+        log.record_event(hand, CardBurned(t=2.0, frame=2))
+    assert log.head == head and log._next_id == next_id and not log.conn.in_transaction
+    anchor = read_anchor(anchor_path(log.path))
+    assert anchor is not None and anchor.before == head and anchor.after.seq == head.seq + 1
+    assert log.verify().ok
+    log.conn.execute("DROP TRIGGER refuse")
+    log.record_event(hand, CardBurned(t=3.0, frame=3))
+    assert [r.event.t for r in log.story(hand).records if isinstance(r, StoredEvent)] == [1.0, 3.0]
+    assert log.verify().ok
+
+
+def test_new_logs_use_small_pages_and_older_logs_keep_theirs(tmp_path: Path) -> None:
+    with HandLog.open(tmp_path / "new.sqlite") as log:
+        assert log.conn.execute("PRAGMA page_size").fetchone()[0] == LOG_PAGE_SIZE
+        wal_pages = log.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        assert wal_pages == WAL_CHECKPOINT_BYTES // LOG_PAGE_SIZE
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.execute("PRAGMA page_size = 4096")
+    conn.execute("VACUUM")
+    conn.close()
+    with HandLog.open(old) as log:
+        assert log.conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+        assert log.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_CHECKPOINT_BYTES // 4096
+        hand = new_hand(log)
+        for i in range(50):
+            log.record_event(hand, CardBurned(t=float(i), frame=i))
+    with HandLog.open(old) as log:
+        assert len(log.story(hand).records) == 50 and log.verify().ok
 
 
 def test_writer_refuses_a_log_whose_anchor_is_gone_or_does_not_match(tmp_path: Path) -> None:

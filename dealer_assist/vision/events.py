@@ -12,6 +12,19 @@ from typing import Any, ClassVar
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.errors import DealerAssistError
 
+# A dict, not functools.cache: mypy does not take a class for a Hashable argument.
+_FIELD_PLANS: dict[type, tuple[tuple[str, bool, Any], ...]] = {}
+
+
+def _field_plan(cls: type) -> tuple[tuple[str, bool, Any], ...]:
+    """Each field's name, whether it is left out at its default, and that default: read once per event class, since
+    `to_dict` runs for every event the hand log records."""
+    plan = _FIELD_PLANS.get(cls)
+    if plan is None:
+        plan = _FIELD_PLANS[cls] = tuple((f.name, bool(f.metadata.get("omit_default")), f.default)
+                                         for f in fields(cls))
+    return plan
+
 
 @dataclass(frozen=True, slots=True)
 class TableEvent:
@@ -23,15 +36,15 @@ class TableEvent:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.metadata.get("omit_default") and value == f.default:
+        for name, omit, default in _field_plan(type(self)):
+            value = getattr(self, name)
+            if omit and value == default:
                 continue        # a field added later, left out at its default: older records read the same
             if isinstance(value, Card):
                 value = str(value)
             elif isinstance(value, tuple):
                 value = [str(v) if isinstance(v, Card) else v for v in value]
-            out[f.name] = value
+            out[name] = value
         return out
 
 
