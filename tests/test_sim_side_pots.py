@@ -28,12 +28,14 @@ from test_keyed_show_fuzz import _fed  # the video's referee (the truth's stacks
 from vision_events import _referee, keyed_shows
 
 from dealer_assist.audit.outputs import AwardMade
+from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
+from dealer_assist.audit.table import TableConfig
 from dealer_assist.rules.awards import Award, award_pots
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.steps import Awarded
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, default_stack
-from dealer_assist.vision.events import CardsShown, TableEvent
+from dealer_assist.vision.events import CardBurned, CardReplaced, CardsDiscarded, CardsShown, SeatFolded, TableEvent
 
 CASES: list[tuple[str, int, int, tuple[int, ...]]] = [
     # (game, seed, players, the pots' chips: main pot first)
@@ -140,14 +142,75 @@ def test_unread_shows_keyed_in_by_the_dealer_award_the_same(game: str, seed: int
     _check(sim, _fed(sim, unread + keyed))
 
 
-@pytest.mark.xfail(strict=True, reason="referee: an all-pat draw with no betting after it (every seat still in "
-                   "all-in) leaves no event, so the next draw's discards are taken for it and the first muck at the "
-                   "showdown for a whole-hand discard: replacements_mismatch + unexpected_event, no award")
 def test_every_seat_all_in_two_draws_before_the_end_and_a_pat_draw() -> None:
     """badugi-pot-limit seed 15, 6 players, short stacks: every seat still in is all-in in the betting after the first
     draw; all stand pat in the second draw (no event, no betting), draw in the third, seat 3 mucks at the showdown."""
     sim = _sim("badugi-pot-limit", 15, 6)
     _check(sim, _fed(sim, list(sim.truth.events)))
+
+
+def _last_draw(sim: SimulatedTable) -> list[TableEvent]:
+    """The third draw's events (from seat 3's second discard to the last replacement) of badugi-pot-limit seed 15."""
+    events = sim.truth.events
+    start = [i for i, e in enumerate(events) if isinstance(e, CardsDiscarded) and e.seat == 3][1]
+    end = max(i for i, e in enumerate(events) if isinstance(e, CardReplaced))
+    return events[start:end + 1]
+
+
+def test_the_muck_read_as_a_whole_discard_after_the_pat_draw_is_the_showdown_too() -> None:
+    """The same hand as the tracker reads the muck (told the draw is on): a discard of seat 3's whole hand."""
+    sim = _sim("badugi-pot-limit", 15, 6)
+    muck = next(e for e in sim.truth.events if isinstance(e, SeatFolded) and e.seat == 3 and e.t > 20)
+    events = [CardsDiscarded(e.t, e.frame, 3, 4) if e is muck else e for e in sim.truth.events]
+    _check(sim, _fed(sim, events))
+
+
+def _draws_four(sim: SimulatedTable) -> list[TableEvent]:
+    """Seat 3, first to draw after the pat draw, discards its whole hand (four cards) and gets four back."""
+    first = _last_draw(sim)[0]
+    assert isinstance(first, CardsDiscarded) and first.count == 2
+    events: list[TableEvent] = []
+    for e in sim.truth.events:
+        events.append(replace(e, count=4) if e is first else e)
+        if isinstance(e, CardReplaced) and e.seat == 3 and events[-2] is not first and e.t > first.t \
+                and sum(isinstance(x, CardReplaced) and x.seat == 3 and x.t > first.t for x in events) == 2:
+            events += [replace(e, t=e.t + 0.05 * k, frame=e.frame + k) for k in (1, 2)]
+    return events
+
+
+def test_a_four_card_discard_after_an_all_in_pat_draw_is_a_discard_not_a_muck() -> None:
+    """A whole hand going in a draw no seat has drawn in yet may be a muck ending the draws (everyone stood pat) or a
+    discard of four: the cards coming back to the seat say it was the discard, and the hand is refereed clean."""
+    sim = _sim("badugi-pot-limit", 15, 6)
+    events = _draws_four(sim)
+    assert sum(isinstance(e, CardReplaced) and e.seat == 3 for e in events) == 2 + 4
+    referee = _fed(sim, events)
+    assert not [f for h in referee.hands for f in h.flags], [f.message for h in referee.hands for f in h.flags]
+    made = _last_award(referee)
+    assert made is not None and not made.provisional
+
+
+def test_with_all_discards_first_a_four_card_discard_is_one_when_the_next_seat_discards() -> None:
+    """House option `draw_procedure = discard_then_replace`: every seat discards before any card is dealt, so after a
+    whole hand going in the draw no seat has drawn in, the next input is another seat's discard, not the card back:
+    that says the draw is on, and the whole hand was a discard of four."""
+    sim = _sim("badugi-pot-limit", 15, 6)
+    events = _draws_four(sim)
+    second = _last_draw(sim)[0].t
+    for lo, hi in ((0.0, second - 0.01), (second, float("inf"))):      # the first draw, then the third
+        draw = [e for e in events if isinstance(e, CardsDiscarded | CardBurned | CardReplaced) and lo <= e.t < hi]
+        order = [*(e for e in draw if isinstance(e, CardsDiscarded)), *(e for e in draw
+                                                                         if not isinstance(e, CardsDiscarded))]
+        moved = {id(e): replace(e, t=d.t, frame=d.frame) for e, d in zip(order, draw, strict=True)}
+        events = sorted((moved.get(id(e), e) for e in events), key=lambda e: e.t)
+    rules = HouseRules.preset(sim.truth.game).with_options(draw_procedure="discard_then_replace")
+    referee = Referee(TableConfig.for_profile(sim.profile, rules, sim.truth.stacks_by_seat(), button=sim.truth.button))
+    actions = [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in sim.truth.actions]
+    referee.feed_all(sorted([*events, *actions], key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(sim.frame_count / sim.fps)
+    assert not [f for h in referee.hands for f in h.flags], [f.message for h in referee.hands for f in h.flags]
+    made = _last_award(referee)
+    assert made is not None and not made.provisional
 
 
 _Key = tuple[str, int, int | None, bool, tuple[int, int]]

@@ -43,18 +43,31 @@ class DrawChecks(RunState):
         return sum(1 for i in range(len(hand.seats)) if hand.live[i] and hand.stacks[i] > 0) <= 1
 
     def _muck_ends_draw(self, seat: int) -> bool:
-        """The last draw, with no betting after it (every seat still in but one at most is all-in), and nothing of it
-        visibly under way (no seat owed cards, no discard waiting): `seat` has had its turn in it (declared, every
-        replacement in). Its cards going to the muck now end the draw, the seats not seen drawing having stood pat (the
-        camera sees nothing when a seat keeps its cards): it is a muck at the showdown, not a fold or a discard out of
-        turn. With betting still possible the muck would be a fold, which waits for the betting (see `_folded`)."""
+        """A draw with no betting after it (every seat still in but one at most is all-in), nothing of it visibly under
+        way (no seat owed cards, no discard waiting), and either the last draw with `seat` having had its turn in it
+        (declared, every replacement in), or a draw no seat has drawn in yet. `seat`'s cards going to the muck now end
+        the draws left, the seats not seen drawing having stood pat (the camera sees nothing when a seat keeps its
+        cards): it is a muck at the showdown, not a fold or a discard out of turn. With betting still possible the muck
+        would be a fold, which waits for the betting (see `_folded`)."""
         hand = self.hand
-        if hand.phase is not Phase.DRAWING or hand.draw != self.rules.draws or self._draw_no != hand.draw:
+        if hand.phase is not Phase.DRAWING or self._draw_no != hand.draw or not self._no_betting_next():
             return False
         if hand.next_card_seat is not None or self._held is not None or self._collected:
             return False
+        if not self._declared and not self._received:
+            return True           # every seat stood pat in this draw and any after it: nothing shows a draw
         declared = self._declared.get(seat)
-        return declared is not None and self._received.get(seat, 0) >= declared and self._no_betting_next()
+        return hand.draw == self.rules.draws and declared is not None and self._received.get(seat, 0) >= declared
+
+    def _end_draws_at_muck(self, seat: int, t: float, frame: int | None) -> None:
+        """`seat`'s muck ended the draws left (`_muck_ends_draw`): the seats not seen drawing stood pat."""
+        self._muck_ended_draw = seat
+        while self.hand.phase is Phase.DRAWING:
+            draw = self.hand.draw
+            self._close_draw(t, frame)
+            self._sync_draw()
+            if self.hand.draw == draw:
+                break
 
     def _draw_seats(self) -> list[int]:
         return [self.hand.seats[i] for i in self.hand.draw_order]

@@ -673,16 +673,15 @@ class HandRun(ShowdownChecks):
         held = self.physical.get(seat, 0)
         if hand.phase is Phase.DRAWING:
             self._sync_draw()
+            if self._muck_ends_draw(seat):
+                self._end_draws_at_muck(seat, ev.t, ev.frame)
+                if self.phase is not Phase.DRAWING:   # (not `hand.phase`: the type checker holds it at DRAWING)
+                    self._folded(ev)                  # a muck at the showdown
+                    return
             if seat not in self._declared and seat not in self._collected and held:
                 # Every card to the muck in a draw is a discard of them all (no one folds in a draw).
                 self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
                 return
-            if self._muck_ends_draw(seat):
-                self._muck_ended_draw = seat
-                self._close_draw(ev.t, ev.frame)
-                if self.phase is not Phase.DRAWING:   # (not `hand.phase`: the type checker holds it at DRAWING)
-                    self._folded(ev)                  # a muck at the showdown
-                    return
             self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, f"seat {seat} folded during draw {hand.draw}; it stands "
                        "when its turn to act comes", ev.t, ev.frame)
             self.physical[seat] = 0
@@ -724,12 +723,15 @@ class HandRun(ShowdownChecks):
 
     def _settle_muck_read(self, item: TableEvent | DealerAction | None) -> None:
         """The input after a whole hand going that `_muck_read_as_discard` took (None: the cards are gathered, or the
-        recording ended): a card to that seat makes it a second discard (a draw out of order); anything else, the
-        muck that ended the draw."""
+        recording ended): a card to that seat makes it a second discard (a draw out of order), or a discard of four
+        when no seat had drawn in the draw, as another seat discarding then does; anything else, the muck that ended
+        the draw."""
         ev, self._muck_read = self._muck_read, None
         assert ev is not None
         if isinstance(item, CardDealt | CardReplaced) and item.seat == ev.seat:
             self._discarded(ev)
+        elif isinstance(item, CardsDiscarded) and not self._declared and not self._received:
+            self._discarded(ev)   # another seat drawing in a draw no one had drawn in: its whole hand was a discard
         else:
             self._folded(SeatFolded(ev.t, ev.frame, ev.seat))
 
