@@ -111,8 +111,9 @@ def test_misread_card(path: Path) -> None:
     assert "seat 2 is dealt 2d (event #2)" in run("log", "show", "1", "--log", str(path)).output
     result = correct(path, "1", "--misread", "2:kd", "--by", "floor bob", "--reason", "glare")
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == ("recorded correction #1 (misread_card) on hand 1: event #2 read 2d; the card was "
-                                     "Kd, by floor bob")
+    assert result.output.strip().splitlines() == [
+        "recorded correction #1 (misread_card) on hand 1: event #2 read 2d; the card was Kd, by floor bob",
+        "no award: the hand cannot be refereed again: no house rules were recorded with it"]
     with HandLog.open_readonly(path) as log:
         story = log.story(1)
     [corr] = [r for r in story.records if isinstance(r, StoredCorrection)]

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from dealer_assist.audit.records import FlagKind
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import Card, parse_card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, HandSummary, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, ChainLinks, chain_links, export_csv, export_json
@@ -200,7 +200,8 @@ def _award_text(hand: HandSummary) -> str:
     if hand.pot is None:
         return ""
     shares = ", ".join(f"seat {seat} {chips}" for seat, chips in hand.won.items())
-    return f"  pot {hand.pot}: {shares}" if shares else f"  pot {hand.pot}"
+    by = " (floor)" if hand.floor_award else ""
+    return f"  pot {hand.pot}{by}: {shares}" if shares else f"  pot {hand.pot}{by}"
 
 
 def _number(option: str, text: str | None) -> int | None:
@@ -241,20 +242,28 @@ _ONE_CARD_EVENTS = ("dealt", "exposed", "replaced")
               help="Event EVENT_ID (as numbered by `log show`) read the wrong card; CARD is the one it was, e.g. "
                    "12:Kd.")
 @click.option("--note", is_flag=True, help="Add a note to the hand (the --reason text).")
+@click.option("--shown", "shown", multiple=True, metavar="SEAT:CARDS",
+              help='Seat SEAT showed CARDS, read by the floor (the camera did not read it), e.g. "3:Ah 2c 3d 4s"; '
+                   "give it once for each hand read.")
 def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str, void: bool,
-            accept: str | None, dismiss: str | None, misread: str | None, note: bool) -> None:
+            accept: str | None, dismiss: str | None, misread: str | None, note: bool, shown: tuple[str, ...]) -> None:
     """Record the floor's correction of HAND, an ended hand: exactly one of --void, --accept-flag,
-    --dismiss-flag, --misread, --note.
+    --dismiss-flag, --misread, --note, --shown (repeatable).
 
     The correction is a new row in the hash chain pointing at what it corrects; what was recorded is never
-    changed. Needs the log free of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    changed. After --misread or --shown the hand is refereed again with every such correction of the floor's, and
+    the award that makes, when it differs from the hand's, is recorded as the floor's and printed. Needs the log free
+    of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
     chosen = [name for name, given in (("--void", void), ("--accept-flag", accept is not None),
                                        ("--dismiss-flag", dismiss is not None), ("--misread", misread is not None),
-                                       ("--note", note)) if given]
+                                       ("--note", note), ("--shown", bool(shown))) if given]
     if len(chosen) != 1:
         got = f" (got {' and '.join(chosen)})" if chosen else ""
         raise DealerAssistError("give exactly one of --void, --accept-flag FLAG_ID, --dismiss-flag FLAG_ID, "
-                                f"--misread EVENT_ID:CARD, --note{got}")
+                                f"--misread EVENT_ID:CARD, --note, --shown SEAT:CARDS{got}")
+    if shown:
+        _correct_shown(log_path, key_file, hand, by, reason, shown)
+        return
     if not reason.strip():
         raise DealerAssistError("--reason is empty; say why the floor made this correction")
     if not by.strip():
@@ -291,11 +300,67 @@ def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, re
         if card is not None and target is not None:
             data = _misread_data(story, target, str(card))
         ref = hand_log.record_correction(hand_id, kind, reason=reason, by=by, target_id=target, data=data)
-    read = f"read {data['was']}; " if "was" in data else ""
-    what = {"void_hand": "voids the hand", "note": "a note on the hand",
-            "accept_flag": f"accepts flag #{target}", "dismiss_flag": f"dismisses flag #{target}",
-            "misread_card": f"event #{target} {read}the card was {card}"}[kind]
-    click.echo(printable(f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"))
+        read = f"read {data['was']}; " if "was" in data else ""
+        what = {"void_hand": "voids the hand", "note": "a note on the hand",
+                "accept_flag": f"accepts flag #{target}", "dismiss_flag": f"dismisses flag #{target}",
+                "misread_card": f"event #{target} {read}the card was {card}"}[kind]
+        click.echo(printable(f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"))
+        if kind == "misread_card":
+            _award_again(hand_log, hand_id, by)
+
+
+def _correct_shown(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str,
+                   shown: tuple[str, ...]) -> None:
+    """Record each hand the floor read (`--shown SEAT:CARDS`), all checked before any is written, then award again."""
+    hand_id = _hand_id(hand)
+    reads: list[tuple[int, tuple[Card, ...]]] = []
+    for text in shown:
+        seat_text, sep, cards_text = text.partition(":")
+        if not sep or not cards_text.strip():
+            raise DealerAssistError(f'bad --shown {printable(text)!r}; expected SEAT:CARDS, e.g. "3:Ah 2c 3d 4s"')
+        seat = _number("--shown seat", seat_text.strip())
+        assert seat is not None
+        if seat in (s for s, _ in reads):
+            raise DealerAssistError(f"--shown names seat {seat} twice; give each seat's hand once")
+        cards = parse_cards(cards_text)
+        seen = {c for _, hand_cards in reads for c in hand_cards}
+        twice = next((c for c in cards if c in seen), None)
+        if twice is not None:
+            raise DealerAssistError(f"--shown: {twice} is in two hands; each card is in one hand only")
+        reads.append((seat, cards))
+    path = resolve_log_path(log_path)
+    if not path.is_file():
+        raise DealerAssistError(f"no hand log at {path}")
+    with HandLog.open(path, key=load_key(key_file)) as hand_log:
+        story = hand_log.story(hand_id)
+        if story.end is None:
+            raise DealerAssistError(f"hand {hand_id} has not ended; a hand still being played is keyed in at the "
+                                    "table (Live: Shown hand)")
+        with hand_log.batch():              # all or none: a bad seat or card in any leaves nothing written
+            refs = [hand_log.record_correction(hand_id, "shown_hand", reason=reason, by=by,
+                                               data={"seat": seat, "cards": " ".join(map(str, cards))})
+                    for seat, cards in reads]
+        for ref, (seat, cards) in zip(refs, reads, strict=True):
+            click.echo(printable(f"recorded correction #{ref.id} (shown_hand) on hand {hand_id}: seat {seat} showed "
+                                 f"{' '.join(map(str, cards))}, by {by}"))
+        _award_again(hand_log, hand_id, by)
+
+
+def _award_again(hand_log: HandLog, hand_id: int, by: str) -> None:
+    """Referee the hand again with the floor's corrections; record and print the award it makes (`floor_award`)."""
+    from dealer_assist.store.floor_award import record_floor_award  # the referee: only for this command
+
+    result = record_floor_award(hand_log, hand_id, by=by)
+    if result.award is None:
+        click.echo(printable(f"no award: {'; '.join(result.lines)}"))
+        return
+    if result.recorded is None:
+        click.echo("the award stands as recorded:")
+    else:
+        click.echo(printable(f"recorded correction #{result.recorded} (award) on hand {hand_id}: the floor's award, "
+                             f"by {by}:"))
+    for line in result.lines:
+        click.echo(printable(f"  {line}"))
 
 
 def _misread_data(story: HandStory, event_id: int, card: str) -> dict[str, str]:

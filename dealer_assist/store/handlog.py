@@ -20,6 +20,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
+import json
 import os
 import sqlite3
 import threading
@@ -33,7 +34,7 @@ from typing import Any, Literal, TypeVar
 import tomli_w
 
 from dealer_assist.audit.records import DealerAction, Flag
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import parse_card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import queries
 from dealer_assist.store.chain import (
@@ -587,6 +588,8 @@ class HandLog:
 
         misread_card: target an event id, data {"card": "Kd"} (the card it really was, or "seat": N).
         void_hand / note: the hand itself. accept_flag / dismiss_flag: target a flag id.
+        shown_hand: the hand itself, data {"seat": N, "cards": "Ah 2c 3d 4s"} (read by the floor after the hand).
+        award: the hand itself, data {"award": {...}, "after": [correction ids]} (`store.floor_award`).
         """
         target_table = CORRECTION_TARGETS.get(kind)
         if target_table is None:
@@ -610,10 +613,26 @@ class HandLog:
             if "card" not in payload:
                 raise DealerAssistError('a misread_card correction needs data {"card": "Kd"} (the card it was)')
             payload["card"] = str(parse_card(str(payload["card"])))
+        elif kind == "shown_hand":
+            payload = self._shown_hand_data(hand_id, payload)
+        elif kind == "award" and not isinstance(payload.get("award"), dict):
+            raise DealerAssistError('an award correction needs data {"award": {...}} (the award as the log keeps it)')
         return self._write("corrections", {
             "hand_id": hand_id, "kind": kind, "target_table": target_table, "target_id": target_id,
             "data": canonical_json(payload), "reason": reason, "by": by, "t": t,
         })
+
+    def _shown_hand_data(self, hand_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A shown_hand correction's data, checked: a seat of the hand and its cards, as the log writes cards."""
+        seats = self.conn.execute("SELECT seats FROM hands WHERE id = ?", (hand_id,)).fetchone()
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or str(seat) not in json.loads(seats[0]):
+            raise DealerAssistError(f"hand {hand_id} has no seat {seat!r}; a shown hand names one of its seats")
+        cards = parse_cards(str(data.get("cards", "")))
+        if not cards or len(set(cards)) != len(cards):
+            raise DealerAssistError(f"a shown hand needs its cards, each once, e.g. \"Ah 2c 3d 4s\"; got "
+                                    f"{data.get('cards')!r}")
+        return {"seat": seat, "cards": " ".join(map(str, cards))}
 
     @_locked
     def save_snapshot(self, hand_id: int, label: str, jpeg: bytes, *, t: float | None = None,

@@ -73,7 +73,9 @@ SELECT h.id, h.number, t.name, d.name, h.session_id, h.game, h.button, h.seats, 
                 SELECT 1 FROM corrections c WHERE c.hand_id = h.id AND c.kind = 'void_hand')
             THEN '{VOIDED}' ELSE e.status END,
        e.ended_at, (SELECT count(*) FROM flags f WHERE f.hand_id = h.id),
-       (SELECT a.payload FROM awards a WHERE a.hand_id = h.id ORDER BY a.id DESC LIMIT 1)
+       (SELECT a.payload FROM awards a WHERE a.hand_id = h.id ORDER BY a.id DESC LIMIT 1),
+       (SELECT json_extract(c.data, '$.award') FROM corrections c WHERE c.hand_id = h.id AND c.kind = 'award'
+        ORDER BY c.id DESC LIMIT 1)
 FROM hands h
 JOIN "tables" t ON t.id = h.table_id
 JOIN dealers d ON d.id = h.dealer_id
@@ -100,10 +102,11 @@ def _pot_and_winners(payload: str | None) -> tuple[int | None, dict[int, int]]:
 def _summary(row: tuple[Any, ...]) -> HandSummary:
     """A HandSummary from one row of `_SUMMARY`."""
     seats = {int(k): int(v) for k, v in json.loads(row[7]).items()}
-    pot, won = _pot_and_winners(row[12])
+    floor = row[13] is not None        # the floor's award, made after the hand, stands over the referee's
+    pot, won = _pot_and_winners(row[13] if floor else row[12])
     return HandSummary(id=row[0], number=row[1], table=row[2], dealer=row[3], session_id=row[4], game=row[5],
                        button=row[6], seats=dict(sorted(seats.items())), started_at=row[8], status=row[9],
-                       ended_at=row[10], flags=row[11], pot=pot, won=won)
+                       ended_at=row[10], flags=row[11], pot=pot, won=won, floor_award=floor)
 
 
 def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str | None = None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ from dealer_assist.audit.records import DealerAction, Flag
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import parse_card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.store.chain import canonical_json
@@ -35,7 +35,7 @@ from dealer_assist.store.records import (
     StoredFlag,
 )
 from dealer_assist.store.sink import award_payload
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.events import CardsGathered, CardsShown, TableEvent
 
 
 def house_rules_data(text: str) -> dict[str, Any]:
@@ -75,6 +75,7 @@ class Recheck:
     awards: int
     camera: bool | None
     differences: tuple[str, ...]
+    floor_awards: int = 0
 
     @property
     def same(self) -> bool:
@@ -84,8 +85,11 @@ class Recheck:
         mode = {True: "a camera's table", False: "strict", None: "strict (the log does not say)"}[self.camera]
         what = f"{self.inputs} events and actions, refereed as {mode}"
         if self.same:
+            n = self.floor_awards
+            awards = "award after the hand follows" if n == 1 else f"{n} awards after the hand follow"
+            floor = f"; the floor's {awards} from its corrections" if n else ""
             return (f"hand {self.hand_id}: the same {_count(self.flags, 'flag')} and {_count(self.awards, 'award')} "
-                    f"as recorded ({what})")
+                    f"as recorded ({what}){floor}")
         return f"hand {self.hand_id}: DIFFERS from the record in {_count(len(self.differences), 'point')} ({what})"
 
 
@@ -93,7 +97,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _flag_values(flag: StoredFlag | Flag) -> dict[str, Any]:
+def flag_values(flag: StoredFlag | Flag) -> dict[str, Any]:
     """What a flag row holds (its hand and key frame aside), for comparing a recorded flag with a replayed one."""
     if isinstance(flag, Flag):
         data = flag.to_dict()
@@ -106,7 +110,7 @@ def _flag_text(values: dict[str, Any]) -> str:
     return f"{values['severity']} {values['kind']}{seat} at {values['t']:.2f} s: {values['message']}"
 
 
-def _award_values(made: AwardMade, flag_ids: list[int]) -> dict[str, Any]:
+def award_values(made: AwardMade, flag_ids: Sequence[int | None]) -> dict[str, Any]:
     """The payload the hand log writes for an award (`store.sink.award_payload`), normalised through JSON."""
     payload = award_payload(made, lambda n: flag_ids[n] if n < len(flag_ids) else None)
     return dict(json.loads(canonical_json(payload)))
@@ -130,22 +134,59 @@ def _correction(rec: StoredCorrection, input_of: dict[tuple[str, int], int],
                       status=status, t=rec.t or 0.0)
 
 
-def recheck(story: HandStory) -> Recheck:
-    """Referee the hand again from its records and list where the recorded flags, award and end differ."""
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A hand refereed again from its records: what the fresh referee wrote, and what the log holds."""
+
+    outputs: tuple[Any, ...]
+    ends: tuple[HandEnded, ...]
+    hands: int
+    inputs: int
+    recorded_flags: tuple[StoredFlag, ...]
+    recorded_awards: tuple[StoredAward, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def awards(self) -> list[AwardMade]:
+        return [o for o in self.outputs if isinstance(o, AwardMade)]
+
+    @property
+    def flags(self) -> list[Flag]:
+        return [o for o in self.outputs if isinstance(o, Flag)]
+
+
+FLOOR_INPUTS = ("misread_card", "shown_hand")
+"""The floor's corrections after a hand ended that change what is refereed (`floor_award`): a card the camera
+misread, a hand it did not read. The others (rulings on flags, notes, a void) do not change the award."""
+
+
+def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay:
+    """Feed a fresh Referee the hand's events and actions and the in-hand corrections, in the order written, under
+    the recorded house rules, seats, button and camera mode.
+
+    With `floor_until` (a sequence number), the floor's `FLOOR_INPUTS` corrections made after the hand ended and up
+    to that record are fed too, where the table would have had them: before the cards were gathered (misreads first,
+    then the hands the floor read, as keyed-in shows)."""
     replayed = RecordingSink()
     referee = Referee(table_config(story), replayed)
     input_of: dict[tuple[str, int], int] = {}
     flag_number: dict[int, int] = {}
     recorded_flags: list[StoredFlag] = []
     recorded_awards: list[StoredAward] = []
-    differences: list[str] = []
+    problems: list[str] = []
     inputs = 0
     end_seq = story.end.seq if story.end is not None else None
+    floor = [] if floor_until is None or end_seq is None else [
+        r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
+        and end_seq < r.seq <= floor_until]
     for rec in story.records:
         ended = end_seq is not None and rec.seq > end_seq
         item: TableEvent | DealerAction | Correction | None = None
         if isinstance(rec, StoredEvent):
             item = rec.event
+            if floor and isinstance(item, CardsGathered):
+                problems += _feed_floor(referee, floor, input_of, item.t, item.frame)
+                floor = []
             input_of[("events", rec.id)] = inputs
         elif isinstance(rec, StoredAction):
             item = DealerAction(rec.seat, rec.action, rec.amount, t=rec.t, source=rec.source)  # type: ignore[arg-type]
@@ -164,21 +205,74 @@ def recheck(story: HandStory) -> Recheck:
         try:
             referee.feed(item)
         except DealerAssistError as exc:
-            differences.append(f"record #{rec.seq} cannot be refereed again: {exc}")
+            problems.append(f"record #{rec.seq} cannot be refereed again: {exc}")
             break
+    if floor and referee.run is not None:       # never gathered (the recording stopped): before the end
+        t = _last_t(story)
+        problems += _feed_floor(referee, floor, input_of, t, None)
     if story.end is not None and referee.run is not None:
         referee.close(story.end.t if story.end.t is not None else _last_t(story))
-    outputs = [r[2] for r in replayed.records if r[0] == "output"]
-    ends = [e for r in replayed.records if r[0] == "end" and isinstance(e := r[1], HandEnded)]
+    outputs = tuple(r[2] for r in replayed.records if r[0] == "output")
+    ends = tuple(e for r in replayed.records if r[0] == "end" and isinstance(e := r[1], HandEnded))
     hands = sum(r[0] == "start" for r in replayed.records)
-    differences += _compare_flags(recorded_flags, [o for o in outputs if isinstance(o, Flag)])
-    differences += _compare_awards(recorded_awards, [o for o in outputs if isinstance(o, AwardMade)],
-                                   [f.id for f in recorded_flags])
-    if hands > 1:
-        differences.append(f"the recorded inputs make {hands} hands when refereed again, not one")
-    if story.end is not None and ends and ends[0].status != story.end.status:
-        differences.append(f"the hand ended {story.end.status} in the log; refereed again it ends {ends[0].status}")
-    return Recheck(story.hand.id, inputs, len(recorded_flags), len(recorded_awards), story.camera, tuple(differences))
+    return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems))
+
+
+def _feed_floor(referee: Referee, floor: list[StoredCorrection], input_of: dict[tuple[str, int], int], t: float,
+                frame: int | None) -> list[str]:
+    """The floor's corrections made after the hand, fed at time `t` (misreads first: a shown hand may hold the card
+    corrected); returns what could not be fed."""
+    problems = []
+    for rec in sorted(floor, key=lambda r: (r.kind != "misread_card", r.seq)):
+        item: CardsShown | Correction
+        if rec.kind == "misread_card":
+            item = _correction(rec, input_of, {})
+            if item.target is None:
+                problems.append(f"the floor's correction #{rec.id} names event #{rec.target_id}, which the hand "
+                                "refereed again has not seen before the gather")
+                continue
+        else:
+            item = CardsShown(t, frame if frame is not None else 0, int(rec.data["seat"]),
+                              parse_cards(str(rec.data["cards"])), entered=True)
+        try:
+            referee.feed(item)
+        except DealerAssistError as exc:
+            problems.append(f"the floor's correction #{rec.id} cannot be refereed: {exc}")
+    return problems
+
+
+def recheck(story: HandStory) -> Recheck:
+    """Referee the hand again from its records and list where the recorded flags, award and end differ."""
+    replay = referee_again(story)
+    recorded_flags, recorded_awards = list(replay.recorded_flags), list(replay.recorded_awards)
+    differences = list(replay.problems)
+    differences += _compare_flags(recorded_flags, replay.flags)
+    differences += _compare_awards(recorded_awards, replay.awards, [f.id for f in recorded_flags])
+    if replay.hands > 1:
+        differences.append(f"the recorded inputs make {replay.hands} hands when refereed again, not one")
+    if story.end is not None and replay.ends and replay.ends[0].status != story.end.status:
+        differences.append(f"the hand ended {story.end.status} in the log; refereed again it ends "
+                           f"{replay.ends[0].status}")
+    differences += _check_floor_awards(story)
+    floor_awards = sum(isinstance(r, StoredCorrection) and r.kind == "award" for r in story.records)
+    return Recheck(story.hand.id, replay.inputs, len(recorded_flags), len(recorded_awards), story.camera,
+                   tuple(differences), floor_awards)
+
+
+def _check_floor_awards(story: HandStory) -> list[str]:
+    """Each award the floor recorded after the hand (`floor_award`) must be what the hand refereed again with the
+    floor's corrections up to it makes."""
+    from dealer_assist.store.floor_award import floor_award_payload  # (it builds on this module)
+
+    out = []
+    for rec in story.records:
+        if isinstance(rec, StoredCorrection) and rec.kind == "award":
+            now, _ = floor_award_payload(story, until=rec.seq - 1)
+            if now != rec.data.get("award"):
+                was = rec.data.get("award") or {}
+                out.append(f"the floor's award (correction #{rec.id}) is {_award_text(was)}; refereed again with the "
+                           f"floor's corrections before it: {_award_text(now) if now else 'no award'}")
+    return out
 
 
 def _last_t(story: HandStory) -> float:
@@ -187,12 +281,12 @@ def _last_t(story: HandStory) -> float:
 
 
 def _compare_flags(recorded: list[StoredFlag], replayed: list[Flag]) -> list[str]:
-    return _compare("flag", [(f.id, _flag_values(f)) for f in recorded], [_flag_values(f) for f in replayed],
+    return _compare("flag", [(f.id, flag_values(f)) for f in recorded], [flag_values(f) for f in replayed],
                     _flag_text)
 
 
 def _compare_awards(recorded: list[StoredAward], replayed: list[AwardMade], flag_ids: list[int]) -> list[str]:
-    return _compare("award", [(a.id, a.award) for a in recorded], [_award_values(a, flag_ids) for a in replayed],
+    return _compare("award", [(a.id, a.award) for a in recorded], [award_values(a, flag_ids) for a in replayed],
                     _award_text)
 
 

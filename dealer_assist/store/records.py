@@ -10,14 +10,18 @@ from dealer_assist.vision.events import TableEvent
 HandStatus = Literal["complete", "misdeal", "void", "incomplete"]
 HAND_STATUSES: tuple[HandStatus, ...] = ("complete", "misdeal", "void", "incomplete")
 
-CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note"]
-# What each correction kind may point at.
+CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note", "shown_hand", "award"]
+# What each correction kind may point at. After a hand has ended, `shown_hand` is a hand the floor read that the camera
+# did not (data {"seat": N, "cards": "Ah 2c 3d 4s"}), and `award` the floor's award of the hand refereed again with the
+# floor's corrections (`store.floor_award`; data {"award": the award's JSON, "after": [the corrections' ids]}).
 CORRECTION_TARGETS: dict[str, str] = {
     "misread_card": "events",
     "void_hand": "hands",
     "accept_flag": "flags",
     "dismiss_flag": "flags",
     "note": "hands",
+    "shown_hand": "hands",
+    "award": "hands",
 }
 
 
@@ -49,6 +53,7 @@ class HandSummary:
     flags: int
     pot: int | None = None                  # chips in the pots of the hand's last award; None without an award
     won: dict[int, int] = field(default_factory=dict)   # what each seat won from those pots (winners only)
+    floor_award: bool = False               # that award is the floor's (an `award` correction), not the referee's
 
 
 @dataclass(frozen=True, slots=True)

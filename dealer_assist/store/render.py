@@ -94,6 +94,9 @@ def correction_sentence(corr: StoredCorrection) -> str:
         "accept_flag": f"accepts flag #{corr.target_id}",
         "dismiss_flag": f"dismisses flag #{corr.target_id}",
         "note": "notes",
+        "shown_hand": f"seat {corr.data.get('seat')} showed {corr.data.get('cards')} (read by the floor after the "
+                      "hand)",
+        "award": "awards the pots",
     }.get(corr.kind, f"{corr.kind} {corr.target_table} #{corr.target_id}")
     if corr.by == REFEREE_BY:          # the referee's own (a keyed-in show settled the flag), not the floor's ruling
         return f"REFEREE correction #{corr.id}: {what}: {corr.reason}"
@@ -127,16 +130,21 @@ def provisional_line(pending: Sequence[int], rulings: Mapping[int, StoredCorrect
             f"stands.{ruled}")
 
 
-def _award_lines(award: StoredAward, rulings: Mapping[int, StoredCorrection]) -> list[str]:
+def _award_lines(award: StoredAward | StoredCorrection, rulings: Mapping[int, StoredCorrection]) -> list[str]:
     """The award's sentences (a provisional note brought up to date with the floor's rulings), each share with its
-    reason, and the totals."""
-    explanation = list(award.explanation)
-    pending = award.award.get("pending_flag_ids")
+    reason, and the totals; of the referee's award, or of the floor's (an `award` correction)."""
+    if isinstance(award, StoredCorrection):
+        data = award.data.get("award")
+        payload: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+        explanation = [str(line) for line in award.data.get("explanation") or ()]
+    else:
+        payload, explanation = award.award, list(award.explanation)
+    pending = payload.get("pending_flag_ids")
     if isinstance(pending, list) and pending and all(isinstance(i, int) for i in pending):
         explanation = [line for line in explanation if not line.startswith("Provisional:")]
         explanation.append(provisional_line(pending, rulings))
     lines = [f"  {line}" for line in explanation]
-    for pot in award.award.get("pots") or ():
+    for pot in payload.get("pots") or ():
         if not isinstance(pot, Mapping):
             continue
         for share in pot.get("shares") or ():
@@ -145,7 +153,7 @@ def _award_lines(award: StoredAward, rulings: Mapping[int, StoredCorrection]) ->
                 part = "" if portion in (None, "whole") else f", {portion} half"
                 lines.append(f"    {pot.get('name', 'pot')}{part}: seat {share.get('seat')} gets "
                              f"{share.get('amount')} because {share.get('reason')}")
-    totals = award.award.get("totals")
+    totals = payload.get("totals")
     if isinstance(totals, Mapping) and totals:
         each = ", ".join(f"seat {s} {a}" for s, a in sorted(totals.items(), key=lambda kv: int(kv[0])))
         lines.append(f"  Totals: {each}")
@@ -169,7 +177,8 @@ def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str
     if isinstance(record, StoredAward):
         return [f"{_when(record.t)}AWARD", *_award_lines(record, rulings)]
     if isinstance(record, StoredCorrection):
-        return [f"{_when(record.t)}{correction_sentence(record)} (recorded {record.recorded_at})"]
+        lines = [f"{_when(record.t)}{correction_sentence(record)} (recorded {record.recorded_at})"]
+        return [*lines, *_award_lines(record, rulings)] if record.kind == "award" else lines
     if isinstance(record, StoredSnapshot):
         return [f"{_when(record.t, record.frame)}key frame '{record.label}' saved: {record.sha256}"]
     return [repr(record)]
@@ -219,4 +228,10 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     void = next((r for r in story.records if isinstance(r, StoredCorrection) and r.kind == "void_hand"), None)
     if void is not None:
         lines.append(f"VOIDED by the floor (correction #{void.id}, {void.by}: {void.reason}).")
+    floor = [r for r in story.records if isinstance(r, StoredCorrection) and r.kind == "award"]
+    if floor and void is None:
+        totals = floor[-1].data.get("award", {}).get("totals") or {}
+        won = ", ".join(f"seat {s} {c}" for s, c in sorted(totals.items(), key=lambda kv: int(kv[0])) if c)
+        lines.append(f"AWARDED by the floor after the hand (correction #{floor[-1].id}, {floor[-1].by}): "
+                     f"{won or 'no chips won'}.")
     return "\n".join(printable(line) for line in lines)  # a stored newline must not forge a line

@@ -1,0 +1,223 @@
+"""The floor's award after a hand: `log correct --shown SEAT:CARDS` keys in the hands the camera did not read, the hand
+is refereed again with them and the award it makes is recorded as the floor's (an `award` correction), shown by `log
+list`, `log show`, and checked by `log recheck`. The awards are checked against the referee fed the true reads."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from dataclasses import replace
+from itertools import permutations
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from vision_events import _actions, _referee
+
+from dealer_assist.audit.outputs import AwardMade
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.referee import Referee
+from dealer_assist.cards import parse_cards
+from dealer_assist.cli import cli
+from dealer_assist.store import HandLog, StoredCorrection
+from dealer_assist.store.floor_award import floor_award_payload
+from dealer_assist.store.jsonable import to_jsonable
+from dealer_assist.store.log_key import KEY_ENV
+from dealer_assist.store.sink import HandLogSink
+from dealer_assist.synth.hand_video import SimulatedTable
+from dealer_assist.vision.events import CardsShown, TableEvent
+
+BY, WHY = "floor bob", "read from the surveillance video"
+
+
+def _sim(game: str, seed: int, players: int | None = None, short: bool = False) -> SimulatedTable:
+    return SimulatedTable(game, seed, size=(320, 180), fps=15.0, players=players, effects=0, short_stacks=short)
+
+
+def _shows(sim: SimulatedTable) -> list[CardsShown]:
+    return [e for e in sim.truth.events if isinstance(e, CardsShown)]
+
+
+def _record(path: Path, sim: SimulatedTable, events: list[TableEvent]) -> Referee:
+    """The hand refereed from `events` and the video's dealer entries, recorded into a new log at `path`."""
+    with HandLog.open(path) as log:
+        base = _referee(sim)
+        referee = Referee(base.table, HandLogSink(log, log.open_session("T1", "dana")))
+        items: list[TableEvent | DealerAction] = [*events, *_actions(sim)]
+        referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+        referee.close(sim.frame_count / sim.fps)
+    return referee
+
+
+def _true_totals(sim: SimulatedTable) -> dict[str, int]:
+    """What each seat wins when the camera reads every shown hand (the referee fed the true events)."""
+    referee = _referee(sim)
+    items: list[TableEvent | DealerAction] = [*sim.truth.events, *_actions(sim)]
+    referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(sim.frame_count / sim.fps)
+    made = [a for h in referee.hands for a in h.awards]
+    assert made and isinstance(made[-1], AwardMade) and not made[-1].provisional
+    return {str(s): c for s, c in to_jsonable(made[-1].award.totals).items()}
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), env={KEY_ENV: ""})
+
+
+def shown(path: Path, *reads: CardsShown | str, hand: str = "1") -> Result:
+    args = [r if isinstance(r, str) else f"{r.seat}:{' '.join(map(str, r.cards))}" for r in reads]
+    return run("log", "correct", hand, "--log", str(path), "--by", BY, "--reason", WHY,
+               *(a for r in args for a in ("--shown", r)))
+
+
+def corrections(path: Path, kind: str | None = None) -> list[StoredCorrection]:
+    with HandLog.open_readonly(path) as log:
+        return [r for r in log.story(1).records if isinstance(r, StoredCorrection) and kind in (None, r.kind)]
+
+
+def floor_totals(path: Path) -> dict[str, int]:
+    awards = corrections(path, "award")
+    assert awards
+    totals: dict[str, Any] = awards[-1].data["award"]["totals"]
+    return {s: c for s, c in totals.items()}
+
+
+CASES = [("badugi-limit", 2, None, False), ("badacey-limit-triple", 3, None, False),
+         ("badugi-no-limit", 9, 4, True)]      # the last with side pots (short stacks)
+
+
+@pytest.fixture(scope="module")
+def unread_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], Path]:
+    """One log per case: the hand refereed with every shown hand turned up but unread (no award)."""
+    out = {}
+    for game, seed, players, short in CASES:
+        sim = _sim(game, seed, players, short)
+        path = tmp_path_factory.mktemp("logs") / f"{game}-{seed}.sqlite"
+        _record(path, sim, [replace(e, cards=()) if isinstance(e, CardsShown) else e for e in sim.truth.events])
+        out[(game, seed)] = path
+    return out
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    for f in src.parent.glob(src.name + "*"):
+        shutil.copy(f, dst / f.name)
+    return dst / src.name
+
+
+@pytest.mark.parametrize(("game", "seed", "players", "short"), CASES, ids=lambda v: str(v))
+def test_the_hands_keyed_in_after_the_hand_award_what_the_camera_would_have(
+        game: str, seed: int, players: int | None, short: bool, unread_logs: dict[tuple[str, int], Path],
+        tmp_path: Path) -> None:
+    sim = _sim(game, seed, players, short)
+    path = _copy(unread_logs[(game, seed)], tmp_path)
+    assert not corrections(path) and "pot" not in run("log", "list", "--log", str(path)).output
+    result = shown(path, *_shows(sim))
+    assert result.exit_code == 0, result.output
+    assert "(award) on hand 1: the floor's award, by floor bob:" in result.output
+    assert floor_totals(path) == _true_totals(sim)
+    if short:
+        assert len(corrections(path, "award")[-1].data["award"]["pots"]) >= 2
+    listed = run("log", "list", "--log", str(path)).output
+    won = {s: c for s, c in _true_totals(sim).items() if c}
+    assert "(floor): " + ", ".join(f"seat {s} {c}" for s, c in sorted(won.items(), key=lambda kv: int(kv[0]))) \
+        in listed, listed
+    story = run("log", "show", "1", "--log", str(path)).output
+    assert "read by the floor after the hand" in story and "AWARDED by the floor after the hand" in story
+    rechecked = run("log", "recheck", "1", "--log", str(path))
+    assert rechecked.exit_code == 0 and "the floor's award after the hand follows" in rechecked.output
+    assert run("log", "verify", "--log", str(path)).exit_code == 0
+
+
+def test_one_hand_short_makes_no_award_and_the_rest_make_it(unread_logs: dict[tuple[str, int], Path],
+                                                           tmp_path: Path) -> None:
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    first, *rest = _shows(sim)
+    result = shown(path, first)
+    assert result.exit_code == 0 and "no award: " in result.output, result.output
+    assert len(corrections(path, "shown_hand")) == 1 and not corrections(path, "award")
+    result = shown(path, *rest)
+    assert result.exit_code == 0 and "the floor's award" in result.output, result.output
+    assert floor_totals(path) == _true_totals(sim)
+    assert corrections(path, "award")[-1].data["after"] == [c.id for c in corrections(path, "shown_hand")]
+    again = shown(path, first)          # keying the same hand again changes nothing
+    assert "the award stands as recorded" in again.output and len(corrections(path, "award")) == 1
+
+
+def test_a_hand_the_camera_misread_keyed_right_moves_the_pot(tmp_path: Path) -> None:
+    """The camera read seat A's shown hand as a better one than it was (so A took the pot); the floor keys in what
+    A really showed, and the floor's award is what the true reads give."""
+    sim = _sim("badugi-limit", 2)
+    truth = _shows(sim)
+    winner = max(_true_totals(sim).items(), key=lambda kv: kv[1])[0]
+    loser = next(e for e in truth if str(e.seat) != winner)
+    used = {c for e in truth for c in e.cards}
+    wheels = (parse_cards(f"A{a} 2{b} 3{c} 4{d}") for a, b, c, d in permutations("cdhs"))
+    better = next(w for w in wheels if not set(w) & used)         # a Badugi wheel no shown hand holds
+    path = tmp_path / "log.sqlite"
+    _record(path, sim, [replace(e, cards=better) if e is loser else e for e in sim.truth.events])
+    with HandLog.open_readonly(path) as log:
+        recorded = log.story(1)
+    camera = next(r.award for r in recorded.records if hasattr(r, "award"))
+    assert camera["totals"][str(loser.seat)] > 0          # the misread hand took the pot
+    result = shown(path, loser)
+    assert result.exit_code == 0, result.output
+    assert floor_totals(path) == _true_totals(sim)
+    assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0
+
+
+def test_bad_input_is_one_line_and_writes_nothing(unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    good, other = _shows(sim)[:2]
+    head = run("log", "verify", "--log", str(path)).output
+    cases = {
+        "9:Ah 2c 3d 4s": "has no seat 9",
+        f"{other.seat}:Ah Ah 3d 4s": "Ah",
+        f"{other.seat}Ah 2c 3d 4s": "expected SEAT:CARDS",
+        f"{other.seat}:Zz 2c 3d 4s": "Zz",
+        f"x:{' '.join(map(str, other.cards))}": "--shown seat",
+        f"{other.seat}:{good.cards[0]} 2c 3d 4s": f"{good.cards[0]} is in two hands",
+    }
+    for text, message in cases.items():
+        result = shown(path, good, text)
+        assert result.exit_code != 0 and message in result.output, (text, result.output)
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    twice = shown(path, good, good)
+    assert twice.exit_code != 0 and "twice" in twice.output
+    both = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--note", "--shown", "1:Ah")
+    assert both.exit_code != 0 and "exactly one" in both.output
+    assert not corrections(path) and run("log", "verify", "--log", str(path)).output == head
+
+
+def test_a_voided_hand_takes_the_read_but_no_award(unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    assert run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", "misdeal", "--void").exit_code == 0
+    result = shown(path, *_shows(sim))
+    assert result.exit_code == 0 and "no award: hand 1 is voided" in result.output, result.output
+    assert len(corrections(path, "shown_hand")) == len(_shows(sim)) and not corrections(path, "award")
+
+
+def test_recheck_catches_a_floor_award_that_does_not_follow(unread_logs: dict[tuple[str, int], Path],
+                                                            tmp_path: Path) -> None:
+    """An award correction written by something else than the floor's re-award (here straight through the store)."""
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    assert shown(path, *_shows(sim)).exit_code == 0
+    with HandLog.open(path) as log:
+        story = log.story(1)
+        payload, _ = floor_award_payload(story)
+        assert payload is not None and {k: v for k, v in payload["totals"].items() if v} == \
+            {k: v for k, v in _true_totals(sim).items() if v}
+        forged = json.loads(json.dumps(payload))
+        seats = sorted(forged["totals"], key=lambda s: -forged["totals"][s])
+        forged["totals"][seats[0]], forged["totals"][seats[1]] = forged["totals"][seats[1]], forged["totals"][seats[0]]
+        log.record_correction(1, "award", reason="pushed by hand", by="someone", data={"award": forged})
+    result = run("log", "recheck", "1", "--log", str(path))
+    assert result.exit_code == 1 and "the floor's award (correction #" in result.output, result.output
+    assert "(floor)" in run("log", "list", "--log", str(path)).output      # the list shows the latest award
