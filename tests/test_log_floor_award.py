@@ -23,13 +23,13 @@ from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.cards import parse_cards
 from dealer_assist.cli import cli
-from dealer_assist.store import HandLog, StoredCorrection
+from dealer_assist.store import HandLog, StoredAward, StoredCorrection, StoredEvent
 from dealer_assist.store.floor_award import floor_award_payload
 from dealer_assist.store.jsonable import to_jsonable
 from dealer_assist.store.log_key import KEY_ENV
 from dealer_assist.store.sink import HandLogSink
 from dealer_assist.synth.hand_video import SimulatedTable
-from dealer_assist.vision.events import CardsShown, TableEvent
+from dealer_assist.vision.events import CardReplaced, CardsShown, SeatFolded, TableEvent
 
 BY, WHY = "floor bob", "read from the surveillance video"
 
@@ -221,3 +221,70 @@ def test_recheck_catches_a_floor_award_that_does_not_follow(unread_logs: dict[tu
     result = run("log", "recheck", "1", "--log", str(path))
     assert result.exit_code == 1 and "the floor's award (correction #" in result.output, result.output
     assert "(floor)" in run("log", "list", "--log", str(path)).output      # the list shows the latest award
+
+
+def test_a_muck_the_camera_took_for_a_hand_turned_up_is_keyed_as_a_muck(tmp_path: Path) -> None:
+    """badacey-limit-triple seed 0: seat 4 mucks at the showdown (seat 2 called its bet and wins without showing); the
+    camera takes the cards vanishing in place for a hand turned up and not read, so no award. `--mucked 4` gives it."""
+    sim = _sim("badacey-limit-triple", 0)
+    last_bet = max(float(a["t"]) for a in sim.truth.actions)
+    muck = next(e for e in sim.truth.events if isinstance(e, SeatFolded) and e.t > last_bet)
+    assert not _shows(sim)
+    path = tmp_path / "log.sqlite"
+    _record(path, sim, [CardsShown(e.t, e.frame, e.seat, ()) if e is muck else e for e in sim.truth.events])
+    assert not [c for c in corrections(path) if c.kind == "award"]
+    assert "pot" not in run("log", "list", "--log", str(path)).output
+    result = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--mucked", str(muck.seat))
+    assert result.exit_code == 0, result.output
+    assert f"(mucked_hand) on hand 1: seat {muck.seat} mucked, by floor bob" in result.output
+    assert floor_totals(path) == _true_totals(sim)
+    assert "mucked at the showdown (seen by the floor after the hand)" in run(
+        "log", "show", "1", "--log", str(path)).output
+    assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0
+    both = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--mucked", "2",
+               "--shown", "2:Ah 2c 3d 4s 5h")
+    assert both.exit_code != 0 and "a seat shows its hand or mucks it" in both.output
+    nine = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--mucked", "9")
+    assert nine.exit_code != 0 and "has no seat 9" in nine.output
+    assert len(corrections(path, "mucked_hand")) == 1
+
+
+def test_an_event_that_did_not_happen_struck_by_the_floor_gives_the_award(tmp_path: Path) -> None:
+    """The camera reports one replacement too many to a seat (a glare taken for a card): the referee flags the draw
+    and its award waits on that flag. `--not-seen EVENT_ID` strikes the phantom card, and the floor's award stands
+    on no open flag."""
+    sim = _sim("badugi-limit", 2)
+    first = next(e for e in sim.truth.events if isinstance(e, CardReplaced))
+    phantom = replace(first, t=first.t + 0.1, frame=first.frame + 1)
+    events = sorted([*sim.truth.events, phantom], key=lambda e: e.t)
+    path = tmp_path / "log.sqlite"
+    _record(path, sim, events)
+    with HandLog.open_readonly(path) as log:
+        story = log.story(1)
+    [camera] = [r for r in story.records if isinstance(r, StoredAward)]
+    assert camera.award["pending_flag_ids"]                  # provisional on the replacement flag
+    event_id = next(r.id for r in story.records if isinstance(r, StoredEvent) and r.event == phantom)
+    result = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--not-seen", str(event_id))
+    assert result.exit_code == 0, result.output
+    assert floor_totals(path) == _true_totals(sim)
+    assert "pending_flag_ids" not in corrections(path, "award")[-1].data["award"]
+    shown_story = run("log", "show", "1", "--log", str(path)).output
+    assert f"event #{event_id} did not happen (found by the floor after the hand)" in shown_story
+    assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0
+    other_hand = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--not-seen", "99999")
+    assert other_hand.exit_code != 0 and "has no event 99999" in other_hand.output
+
+
+def test_the_review_hand_list_marks_the_floors_award(unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
+    from dealer_assist.app.models.review import summary_line
+
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    with HandLog.open_readonly(path) as log:
+        [before] = log.list_hands()
+    assert before.pot is None and not before.floor_award and "pot" not in summary_line(before)
+    assert shown(path, *_shows(sim)).exit_code == 0
+    with HandLog.open_readonly(path) as log:
+        [after] = log.list_hands()
+    won = max(_true_totals(sim).items(), key=lambda kv: kv[1])[0]
+    assert after.floor_award and f"· pot {after.pot} (floor) to seat {won}" in summary_line(after)

@@ -245,24 +245,34 @@ _ONE_CARD_EVENTS = ("dealt", "exposed", "replaced")
 @click.option("--shown", "shown", multiple=True, metavar="SEAT:CARDS",
               help='Seat SEAT showed CARDS, read by the floor (the camera did not read it), e.g. "3:Ah 2c 3d 4s"; '
                    "give it once for each hand read.")
+@click.option("--mucked", "mucked", multiple=True, metavar="SEAT",
+              help="Seat SEAT mucked at the showdown, seen by the floor (the camera took it for something else); "
+                   "with --shown or alone, once for each seat.")
+@click.option("--not-seen", "not_seen", multiple=True, metavar="EVENT_ID",
+              help="Event EVENT_ID (as numbered by `log show`) did not happen: the camera took a glare for a card, "
+                   "say; with --shown and --mucked or alone, once for each event.")
 def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str, void: bool,
-            accept: str | None, dismiss: str | None, misread: str | None, note: bool, shown: tuple[str, ...]) -> None:
+            accept: str | None, dismiss: str | None, misread: str | None, note: bool, shown: tuple[str, ...],
+            mucked: tuple[str, ...], not_seen: tuple[str, ...]) -> None:
     """Record the floor's correction of HAND, an ended hand: exactly one of --void, --accept-flag,
-    --dismiss-flag, --misread, --note, --shown (repeatable).
+    --dismiss-flag, --misread, --note, or the floor's reading of the table (--shown, --mucked and --not-seen, each
+    repeatable).
 
     The correction is a new row in the hash chain pointing at what it corrects; what was recorded is never
-    changed. After --misread or --shown the hand is refereed again with every such correction of the floor's, and
-    the award that makes, when it differs from the hand's, is recorded as the floor's and printed. Needs the log free
-    of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    changed. After --misread, --shown, --mucked or --not-seen the hand is refereed again with every such correction
+    of the floor's, and the award that makes, when it differs from the hand's, is recorded as the floor's and
+    printed. Needs the log free of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    reads = bool(shown or mucked or not_seen)
     chosen = [name for name, given in (("--void", void), ("--accept-flag", accept is not None),
                                        ("--dismiss-flag", dismiss is not None), ("--misread", misread is not None),
-                                       ("--note", note), ("--shown", bool(shown))) if given]
+                                       ("--note", note), ("--shown/--mucked/--not-seen", reads)) if given]
     if len(chosen) != 1:
         got = f" (got {' and '.join(chosen)})" if chosen else ""
         raise DealerAssistError("give exactly one of --void, --accept-flag FLAG_ID, --dismiss-flag FLAG_ID, "
-                                f"--misread EVENT_ID:CARD, --note, --shown SEAT:CARDS{got}")
-    if shown:
-        _correct_shown(log_path, key_file, hand, by, reason, shown)
+                                "--misread EVENT_ID:CARD, --note, or the floor's reads (--shown SEAT:CARDS, --mucked "
+                                f"SEAT, --not-seen EVENT_ID){got}")
+    if reads:
+        _correct_reads(log_path, key_file, hand, by, reason, shown, mucked, not_seen)
         return
     if not reason.strip():
         raise DealerAssistError("--reason is empty; say why the floor made this correction")
@@ -309,9 +319,10 @@ def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, re
             _award_again(hand_log, hand_id, by)
 
 
-def _correct_shown(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str,
-                   shown: tuple[str, ...]) -> None:
-    """Record each hand the floor read (`--shown SEAT:CARDS`), all checked before any is written, then award again."""
+def _correct_reads(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str,
+                   shown: tuple[str, ...], mucked: tuple[str, ...], not_seen: tuple[str, ...]) -> None:
+    """Record each hand the floor read (`--shown SEAT:CARDS`), each muck it saw (`--mucked SEAT`) and each event it
+    found did not happen (`--not-seen EVENT_ID`), all checked before any is written, then award again."""
     hand_id = _hand_id(hand)
     reads: list[tuple[int, tuple[Card, ...]]] = []
     for text in shown:
@@ -328,6 +339,15 @@ def _correct_shown(log_path: Path | None, key_file: Path | None, hand: str, by: 
         if twice is not None:
             raise DealerAssistError(f"--shown: {twice} is in two hands; each card is in one hand only")
         reads.append((seat, cards))
+    mucks: list[int] = []
+    for text in mucked:
+        seat = _number("--mucked seat", text.strip())
+        assert seat is not None
+        if seat in mucks or seat in (s for s, _ in reads):
+            raise DealerAssistError(f"--mucked names seat {seat} twice, or a seat --shown names too; a seat shows "
+                                    "its hand or mucks it")
+        mucks.append(seat)
+    false = list(dict.fromkeys(_row_id(text, "--not-seen event id", "show") for text in not_seen))
     path = resolve_log_path(log_path)
     if not path.is_file():
         raise DealerAssistError(f"no hand log at {path}")
@@ -336,13 +356,17 @@ def _correct_shown(log_path: Path | None, key_file: Path | None, hand: str, by: 
         if story.end is None:
             raise DealerAssistError(f"hand {hand_id} has not ended; a hand still being played is keyed in at the "
                                     "table (Live: Shown hand)")
-        with hand_log.batch():              # all or none: a bad seat or card in any leaves nothing written
-            refs = [hand_log.record_correction(hand_id, "shown_hand", reason=reason, by=by,
-                                               data={"seat": seat, "cards": " ".join(map(str, cards))})
-                    for seat, cards in reads]
-        for ref, (seat, cards) in zip(refs, reads, strict=True):
-            click.echo(printable(f"recorded correction #{ref.id} (shown_hand) on hand {hand_id}: seat {seat} showed "
-                                 f"{' '.join(map(str, cards))}, by {by}"))
+        # (kind, data, the event it targets, what it says)
+        floor: list[tuple[CorrectionKind, dict[str, Any], int | None, str]] = [
+            ("shown_hand", {"seat": seat, "cards": " ".join(map(str, cards))}, None,
+             f"seat {seat} showed {' '.join(map(str, cards))}") for seat, cards in reads]
+        floor += [("mucked_hand", {"seat": seat}, None, f"seat {seat} mucked") for seat in mucks]
+        floor += [("false_event", {}, event, f"event #{event} did not happen") for event in false]
+        with hand_log.batch():              # all or none: a bad seat, card or event in any leaves nothing written
+            refs = [hand_log.record_correction(hand_id, kind, reason=reason, by=by, data=data, target_id=target)
+                    for kind, data, target, _ in floor]
+        for ref, (kind, _, _, what) in zip(refs, floor, strict=True):
+            click.echo(printable(f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"))
         _award_again(hand_log, hand_id, by)
 
 

@@ -589,6 +589,8 @@ class HandLog:
         misread_card: target an event id, data {"card": "Kd"} (the card it really was, or "seat": N).
         void_hand / note: the hand itself. accept_flag / dismiss_flag: target a flag id.
         shown_hand: the hand itself, data {"seat": N, "cards": "Ah 2c 3d 4s"} (read by the floor after the hand).
+        mucked_hand: the hand itself, data {"seat": N} (the floor saw the seat muck at the showdown).
+        false_event: target an event id (the floor found it did not happen).
         award: the hand itself, data {"award": {...}, "after": [correction ids]} (`store.floor_award`).
         """
         target_table = CORRECTION_TARGETS.get(kind)
@@ -613,8 +615,8 @@ class HandLog:
             if "card" not in payload:
                 raise DealerAssistError('a misread_card correction needs data {"card": "Kd"} (the card it was)')
             payload["card"] = str(parse_card(str(payload["card"])))
-        elif kind == "shown_hand":
-            payload = self._shown_hand_data(hand_id, payload)
+        elif kind in ("shown_hand", "mucked_hand"):
+            payload = self._shown_hand_data(hand_id, payload, cards=kind == "shown_hand")
         elif kind == "award" and not isinstance(payload.get("award"), dict):
             raise DealerAssistError('an award correction needs data {"award": {...}} (the award as the log keeps it)')
         return self._write("corrections", {
@@ -622,17 +624,20 @@ class HandLog:
             "data": canonical_json(payload), "reason": reason, "by": by, "t": t,
         })
 
-    def _shown_hand_data(self, hand_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
-        """A shown_hand correction's data, checked: a seat of the hand and its cards, as the log writes cards."""
+    def _shown_hand_data(self, hand_id: int, data: Mapping[str, Any], *, cards: bool) -> dict[str, Any]:
+        """A shown_hand (`cards`) or mucked_hand correction's data, checked: a seat of the hand and, shown, its cards
+        as the log writes cards."""
         seats = self.conn.execute("SELECT seats FROM hands WHERE id = ?", (hand_id,)).fetchone()
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or str(seat) not in json.loads(seats[0]):
-            raise DealerAssistError(f"hand {hand_id} has no seat {seat!r}; a shown hand names one of its seats")
-        cards = parse_cards(str(data.get("cards", "")))
-        if not cards or len(set(cards)) != len(cards):
+            raise DealerAssistError(f"hand {hand_id} has no seat {seat!r}; the floor's read names one of its seats")
+        if not cards:
+            return {"seat": seat}
+        shown = parse_cards(str(data.get("cards", "")))
+        if not shown or len(set(shown)) != len(shown):
             raise DealerAssistError(f"a shown hand needs its cards, each once, e.g. \"Ah 2c 3d 4s\"; got "
                                     f"{data.get('cards')!r}")
-        return {"seat": seat, "cards": " ".join(map(str, cards))}
+        return {"seat": seat, "cards": " ".join(map(str, shown))}
 
     @_locked
     def save_snapshot(self, hand_id: int, label: str, jpeg: bytes, *, t: float | None = None,

@@ -35,7 +35,7 @@ from dealer_assist.store.records import (
     StoredFlag,
 )
 from dealer_assist.store.sink import award_payload
-from dealer_assist.vision.events import CardsGathered, CardsShown, TableEvent
+from dealer_assist.vision.events import CardsGathered, CardsShown, SeatFolded, TableEvent
 
 
 def house_rules_data(text: str) -> dict[str, Any]:
@@ -155,9 +155,11 @@ class Replay:
         return [o for o in self.outputs if isinstance(o, Flag)]
 
 
-FLOOR_INPUTS = ("misread_card", "shown_hand")
+FLOOR_INPUTS = ("misread_card", "shown_hand", "mucked_hand", "false_event")
 """The floor's corrections after a hand ended that change what is refereed (`floor_award`): a card the camera
-misread, a hand it did not read. The others (rulings on flags, notes, a void) do not change the award."""
+misread, a hand it did not read, a muck it took for something else, an event that did not happen. The others (rulings
+on flags, notes, a void) do not change the award."""
+_FLOOR_ORDER = {"misread_card": 0, "shown_hand": 1, "mucked_hand": 2}
 
 
 def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay:
@@ -166,7 +168,8 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
 
     With `floor_until` (a sequence number), the floor's `FLOOR_INPUTS` corrections made after the hand ended and up
     to that record are fed too, where the table would have had them: before the cards were gathered (misreads first,
-    then the hands the floor read, as keyed-in shows)."""
+    then the hands the floor read, as keyed-in shows, then the mucks it saw); the events it found did not happen are
+    left out."""
     replayed = RecordingSink()
     referee = Referee(table_config(story), replayed)
     input_of: dict[tuple[str, int], int] = {}
@@ -179,9 +182,13 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     floor = [] if floor_until is None or end_seq is None else [
         r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
         and end_seq < r.seq <= floor_until]
+    struck = {r.target_id for r in floor if r.kind == "false_event"}
+    floor = [r for r in floor if r.kind != "false_event"]
     for rec in story.records:
         ended = end_seq is not None and rec.seq > end_seq
         item: TableEvent | DealerAction | Correction | None = None
+        if isinstance(rec, StoredEvent) and rec.id in struck:
+            continue                                # the floor found it did not happen
         if isinstance(rec, StoredEvent):
             item = rec.event
             if floor and isinstance(item, CardsGathered):
@@ -221,16 +228,18 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
 def _feed_floor(referee: Referee, floor: list[StoredCorrection], input_of: dict[tuple[str, int], int], t: float,
                 frame: int | None) -> list[str]:
     """The floor's corrections made after the hand, fed at time `t` (misreads first: a shown hand may hold the card
-    corrected); returns what could not be fed."""
+    corrected; then the hands shown, then the mucks, which concede to them); returns what could not be fed."""
     problems = []
-    for rec in sorted(floor, key=lambda r: (r.kind != "misread_card", r.seq)):
-        item: CardsShown | Correction
+    for rec in sorted(floor, key=lambda r: (_FLOOR_ORDER[r.kind], r.seq)):
+        item: CardsShown | SeatFolded | Correction
         if rec.kind == "misread_card":
             item = _correction(rec, input_of, {})
             if item.target is None:
                 problems.append(f"the floor's correction #{rec.id} names event #{rec.target_id}, which the hand "
                                 "refereed again has not seen before the gather")
                 continue
+        elif rec.kind == "mucked_hand":
+            item = SeatFolded(t, frame if frame is not None else 0, int(rec.data["seat"]))
         else:
             item = CardsShown(t, frame if frame is not None else 0, int(rec.data["seat"]),
                               parse_cards(str(rec.data["cards"])), entered=True)

@@ -10,10 +10,13 @@ from dealer_assist.vision.events import TableEvent
 HandStatus = Literal["complete", "misdeal", "void", "incomplete"]
 HAND_STATUSES: tuple[HandStatus, ...] = ("complete", "misdeal", "void", "incomplete")
 
-CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note", "shown_hand", "award"]
+CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note", "shown_hand",
+                         "mucked_hand", "false_event", "award"]
 # What each correction kind may point at. After a hand has ended, `shown_hand` is a hand the floor read that the camera
-# did not (data {"seat": N, "cards": "Ah 2c 3d 4s"}), and `award` the floor's award of the hand refereed again with the
-# floor's corrections (`store.floor_award`; data {"award": the award's JSON, "after": [the corrections' ids]}).
+# did not (data {"seat": N, "cards": "Ah 2c 3d 4s"}), `mucked_hand` a seat the floor saw muck at the showdown (data
+# {"seat": N}; the camera took it for a hand turned up, say), `false_event` an event the camera reported that did not
+# happen (a glare taken for a card, say; target the event), and `award` the floor's award of the hand refereed again
+# with the floor's corrections (`store.floor_award`; data {"award": the award's JSON, "after": [the corrections' ids]}).
 CORRECTION_TARGETS: dict[str, str] = {
     "misread_card": "events",
     "void_hand": "hands",
@@ -21,6 +24,8 @@ CORRECTION_TARGETS: dict[str, str] = {
     "dismiss_flag": "flags",
     "note": "hands",
     "shown_hand": "hands",
+    "mucked_hand": "hands",
+    "false_event": "events",
     "award": "hands",
 }
 

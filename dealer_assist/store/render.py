@@ -96,6 +96,8 @@ def correction_sentence(corr: StoredCorrection) -> str:
         "note": "notes",
         "shown_hand": f"seat {corr.data.get('seat')} showed {corr.data.get('cards')} (read by the floor after the "
                       "hand)",
+        "mucked_hand": f"seat {corr.data.get('seat')} mucked at the showdown (seen by the floor after the hand)",
+        "false_event": f"event #{corr.target_id} did not happen (found by the floor after the hand)",
         "award": "awards the pots",
     }.get(corr.kind, f"{corr.kind} {corr.target_table} #{corr.target_id}")
     if corr.by == REFEREE_BY:          # the referee's own (a keyed-in show settled the flag), not the floor's ruling

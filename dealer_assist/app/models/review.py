@@ -269,6 +269,7 @@ def summary_line(hand: HandSummary) -> str:
     flags = f" · {hand.flags} flag{'s' if hand.flags != 1 else ''}" if hand.flags else ""
     when = hand.started_at[:16].replace("T", " ")
     won = ", ".join(f"seat {seat}" for seat in hand.won)
-    pot = f" · pot {hand.pot}" + (f" to {won}" if won else "") if hand.pot is not None else ""
+    by = " (floor)" if hand.floor_award else ""     # the floor's award after the hand (`log correct --shown`)
+    pot = f" · pot {hand.pot}{by}" + (f" to {won}" if won else "") if hand.pot is not None else ""
     return (f"#{hand.id} · {hand.table} · hand {hand.number}{pot}\n{when} · {hand.game} · {hand.dealer} · "
             f"{status}{flags}")
