@@ -73,7 +73,8 @@ _AUTO = ("id", "seq", "prev", "recorded_at", "hash")
 WAL_CHECKPOINT_BYTES = 40_000_000
 LOG_PAGE_SIZE = 2048
 """Page size of a new log: a commit per event writes each page it touches (the table's and the index's last leaf) to
-the WAL whole, so pages half SQLite's default size make that commit ~1.3x faster; hands and awards still fit a page."""
+the WAL whole, so pages half SQLite's default size make that commit cheaper (with the lone INSERT of `_write`, 1.15x
+the events a second; `benchmarks/log.py`); hands and awards still fit a page."""
 _JPEG_MAGIC = b"\xff\xd8\xff"
 INCOMPLETE_REASON = "the recorder stopped before the hand ended (crash or kill); found when the log was reopened"
 
