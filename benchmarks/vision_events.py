@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
         [--errors all] [--size 640x360] [--onnx-frames 300] [--onnx-size 1280x720] [--model models/]
-        [--hints referee|none] [--felt-print N] [--verbose] [--cache DIR]
+        [--hints referee|none] [--felt-print N] [--verbose] [--cache DIR] [--keyed-shows S]
+        [--floor-award shows|mucks|strike]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -30,6 +31,11 @@ Per-video errors are injected on every other seed (`--errors`).
 `--keyed-shows SECONDS`: the dealer keys in every shown hand that long after it is turned up (`CardsShown.entered`,
 as the app's Live mode and `audit --actions` take it), so the awards measure the referee and tracker with the shown
 hands read at the table, not by the camera.
+`--floor-award shows|mucks|strike`: the referee records each ONNX video's hand into a hand log, and after the hand
+the floor keys in what a reviewer of the video would (`log correct`'s path, `store.floor_award`): every hand shown
+(`shows`), also every seat that mucked at the showdown (`mucks`), also strikes each card event the tracker invented
+(`strike`: no truth card of that seat within 2 s). onnx_floor_awards_right / _wrong / _none: the floor's award (or the
+camera's, where keying changes nothing) against the true events'.
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
 felt carries; `scene.random_print`): no event may come of them.
 
@@ -50,6 +56,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -63,6 +70,9 @@ from dealer_assist.audit.records import DealerAction  # noqa: E402
 from dealer_assist.audit.referee import Referee  # noqa: E402
 from dealer_assist.audit.table import TableConfig  # noqa: E402
 from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
+from dealer_assist.store import HandLog, StoredEvent  # noqa: E402
+from dealer_assist.store.floor_award import current_award, record_floor_award  # noqa: E402
+from dealer_assist.store.sink import HandLogSink  # noqa: E402
 from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, SimulatedTable  # noqa: E402
 from dealer_assist.synth.track_eval import (  # noqa: E402
     FollowerFactory,
@@ -71,7 +81,7 @@ from dealer_assist.synth.track_eval import (  # noqa: E402
     summarise,
     track_video,
 )
-from dealer_assist.vision.events import CardsShown, TableEvent  # noqa: E402
+from dealer_assist.vision.events import CardsShown, SeatFolded, TableEvent  # noqa: E402
 from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
 
 
@@ -111,13 +121,18 @@ def keyed_shows(sim: SimulatedTable, delay_s: float) -> list[CardsShown]:
 
 
 def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
-                     keyed_delay_s: float | None = None) -> FollowerFactory:
+                     keyed_delay_s: float | None = None, logs: list[HandLog] | None = None) -> FollowerFactory:
     """A Referee loop for each video (its seats, chips, button and dealer actions; with `keyed_delay_s`, also each
     shown hand keyed in by the dealer that long after it was turned up), giving the tracker phase hints; each loop made
-    is appended to `loops`."""
+    is appended to `loops`. With `logs`, each referee records into a new hand log, appended there."""
 
     def make(sim: SimulatedTable, pipeline: Pipeline) -> RefereeLoop:
-        loop = RefereeLoop(_referee(sim), horizon_s, tracker=pipeline)
+        referee = _referee(sim)
+        if logs is not None:
+            log = HandLog.open(Path(tempfile.mkdtemp()) / "hand-log.sqlite")
+            logs.append(log)
+            referee = Referee(referee.table, HandLogSink(log, log.open_session("T1", "sim")))
+        loop = RefereeLoop(referee, horizon_s, tracker=pipeline)
         loop.push(_actions(sim))
         if keyed_delay_s is not None:
             loop.push(keyed_shows(sim, keyed_delay_s))
@@ -153,6 +168,36 @@ def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
         return "none"
     right = want is not None and dict(made.award.totals) == dict(want)
     return ("right" if right else "wrong") + (" provisional" if made.provisional else "")
+
+
+def floor_outcome(sim: SimulatedTable, log: HandLog, video: TrackedVideo, keys: str) -> str:
+    """"right", "wrong" or "none" (as `award_outcome`) for the floor's award after the hand: the true shown hands keyed
+    in, with `keys` "mucks" or "strike" also the true mucks at the showdown, with "strike" also the card events the
+    tracker invented struck (`log correct --shown/--mucked/--not-seen`)."""
+    hand = log.hand_ids()[-1]
+    last_bet = max((float(a["t"]) for a in sim.truth.actions), default=0.0)
+    by, why = "floor", "read from the video"
+    for e in sim.truth.events:
+        if isinstance(e, CardsShown):
+            log.record_correction(hand, "shown_hand", reason=why, by=by,
+                                  data={"seat": e.seat, "cards": " ".join(map(str, e.cards))})
+        elif isinstance(e, SeatFolded) and e.t > last_bet and keys in ("mucks", "strike"):
+            log.record_correction(hand, "mucked_hand", reason=why, by=by, data={"seat": e.seat})
+    if keys == "strike":
+        invented = [e for e in video.invented() if e.kind in ("dealt", "replaced", "exposed")]
+        for rec in log.story(hand).records:
+            if isinstance(rec, StoredEvent) and rec.event in invented:
+                log.record_correction(hand, "false_event", reason=why, by=by, target_id=rec.id)
+    record_floor_award(log, hand, by=by)
+    award = current_award(log.story(hand))
+    truth = _referee(sim)
+    truth.feed_all(sorted([*sim.truth.events, *_actions(sim)], key=lambda i: (i.t, isinstance(i, DealerAction))))
+    truth.close(sim.frame_count / sim.fps)
+    want = next((h.awards[-1].award.totals for h in reversed(truth.hands) if h.awards), None)
+    if award is None:
+        return "none"
+    right = want is not None and {int(k): v for k, v in award["totals"].items()} == dict(want)
+    return ("right" if right else "wrong") + (" provisional" if award.get("pending_flag_ids") else "")
 
 
 def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, int]:
@@ -223,6 +268,9 @@ def main() -> None:
     ap.add_argument("--keyed-shows", type=float, default=None, metavar="SECONDS",
                     help="ONNX run: the dealer keys in every shown hand this long after it is turned up (before the "
                          "gather), as the app and audit's actions file let them; default: never")
+    ap.add_argument("--floor-award", choices=("shows", "mucks", "strike"), default=None,
+                    help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
+                         "the invented card events) and awards the hand again (`log correct`)")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     ow, oh = (int(v) for v in args.onnx_size.lower().split("x"))
@@ -275,19 +323,25 @@ def main() -> None:
     onnx: list[TrackedVideo] = []
     outcomes: list[str] = []
     flag_counts: list[tuple[int, int, int, int]] = []
+    floor: list[str] = []
     for g in games:
         for s in _seeds(args.onnx_seeds):
             loops: list[RefereeLoop] = []
+            logs: list[HandLog] | None = [] if args.floor_award else None
             sim = table(g, s, onnx_size)
             video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
                                 process_fps=args.process_fps or None,
-                                follow=referee_follower(args.horizon, loops, args.keyed_shows) if follow else None,
-                                cache=cache(g, s))
+                                follow=referee_follower(args.horizon, loops, args.keyed_shows, logs) if follow
+                                else None, cache=cache(g, s))
             onnx.append(video)
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
                 loops[0].finish(video.frames / sim.fps)
                 outcomes.append(award_outcome(sim, loops[0].referee))
                 flag_counts.append(flag_outcome(sim, loops[0].referee))
+                if logs:
+                    floor.append(floor_outcome(sim, logs[0], video, args.floor_award))
+            for log in logs or ():
+                log.close()
                 if args.verbose:  # why an award was not made, or made provisional: the last hand's open flags
                     last = loops[0].referee.hands[-1] if loops[0].referee.hands else None
                     print(f"#   {g} seed {s}: award {outcomes[-1]}")
@@ -297,17 +351,24 @@ def main() -> None:
     if outcomes:
         # Through the detector, how often the hand's award is the one its true events give: "none" is a hand the
         # referee would not award (flags, unread shows: the floor decides), "wrong" a pot to the wrong seat.
-        for kind in ("right", "wrong"):
-            made = [o for o in outcomes if o.startswith(kind)]
-            print(f"onnx_awards_{kind}: {len(made)} of {len(outcomes)} ({made.count(kind)} final, "
-                  f"{len(made) - made.count(kind)} provisional)")
-        print(f"onnx_awards_none: {outcomes.count('none')} of {len(outcomes)}")
+        _print_awards("onnx_awards", outcomes)
         injected = sum(w for w, _, _, _ in flag_counts)
         print(f"onnx_injected_errors_flagged: {sum(r for _, r, _, _ in flag_counts)} of {injected}")
         print(f"onnx_other_flags_with_errors: {sum(o for w, _, o, _ in flag_counts if w)}")
         print(f"onnx_flags_on_clean_hands: {sum(o for w, _, o, _ in flag_counts if not w)} "
               f"({sum(1 for w, _, _, _ in flag_counts if not w)} hands)")
         print(f"onnx_unread_show_flags_on_clean_hands: {sum(u for w, _, _, u in flag_counts if not w)}")
+    if floor:
+        _print_awards("onnx_floor_awards", floor, f"; the floor keyed {args.floor_award}")
+
+
+def _print_awards(name: str, outcomes: list[str], note: str = "") -> None:
+    """`name`_right / _wrong / _none lines from `award_outcome`'s words."""
+    for kind in ("right", "wrong"):
+        made = [o for o in outcomes if o.startswith(kind)]
+        print(f"{name}_{kind}: {len(made)} of {len(outcomes)} ({made.count(kind)} final, "
+              f"{len(made) - made.count(kind)} provisional{note})")
+    print(f"{name}_none: {outcomes.count('none')} of {len(outcomes)}")
 
 
 if __name__ == "__main__":
