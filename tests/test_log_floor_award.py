@@ -23,6 +23,7 @@ from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.cards import parse_cards
 from dealer_assist.cli import cli
+from dealer_assist.rules.steps import Awarded
 from dealer_assist.store import HandLog, StoredAward, StoredCorrection, StoredEvent
 from dealer_assist.store.floor_award import floor_award_payload
 from dealer_assist.store.jsonable import to_jsonable
@@ -288,3 +289,36 @@ def test_the_review_hand_list_marks_the_floors_award(unread_logs: dict[tuple[str
         [after] = log.list_hands()
     won = max(_true_totals(sim).items(), key=lambda kv: kv[1])[0]
     assert after.floor_award and f"· pot {after.pot} (floor) to seat {won}" in summary_line(after)
+
+
+def test_log_list_unawarded_names_the_hands_the_floor_still_has_to_settle(tmp_path: Path) -> None:
+    """Three hands: one the camera awarded, one with its shows unread (no award), one voided; `--unawarded` lists the
+    second only, until the floor's award settles it. An uncontested hand (every seat but one folds) is awarded."""
+    sim = _sim("badugi-limit", 2)
+    path = tmp_path / "log.sqlite"
+    unread = [replace(e, cards=()) if isinstance(e, CardsShown) else e for e in sim.truth.events]
+    with HandLog.open(path) as log:
+        for events in (list(sim.truth.events), unread, unread):
+            referee = Referee(_referee(sim).table, HandLogSink(log, log.open_session("T1", "dana")))
+            items: list[TableEvent | DealerAction] = [*events, *_actions(sim)]
+            referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+            referee.close(sim.frame_count / sim.fps)
+        log.record_correction(3, "void_hand", reason="a second deck", by=BY)
+
+    def unawarded() -> list[str]:
+        result = run("log", "list", "--log", str(path), "--unawarded")
+        assert result.exit_code == 0, result.output
+        return [line.split()[0] for line in result.output.splitlines() if line.strip() and "no hands" not in line]
+
+    assert unawarded() == ["2"]
+    assert shown(path, *_shows(sim), hand="2").exit_code == 0
+    assert unawarded() == []
+    sim2 = _sim("badugi-limit", 11)
+    last = sim2.hand.history[-1]
+    assert isinstance(last, Awarded) and last.uncontested
+    path2 = tmp_path / "log2.sqlite"
+    _record(path2, sim2, list(sim2.truth.events))
+    with HandLog.open_readonly(path2) as log:
+        [hand] = log.list_hands()
+    assert hand.pot is not None and not [r for r in run("log", "list", "--log", str(path2), "--unawarded").output
+                                         .splitlines() if r.strip() and "no hands" not in r]

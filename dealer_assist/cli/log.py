@@ -174,14 +174,18 @@ def sign(log_path: Path | None, key_file: Path | None) -> None:
 @click.option("--flag", default=None, type=click.Choice([k.value for k in FlagKind]), metavar="KIND",
               help="Only hands with a flag of this kind (e.g. card_exposed).")
 @click.option("--limit", default=None, metavar="N", help="At most N hands.")
+@click.option("--unawarded", is_flag=True,
+              help="Only hands that ended with no award, neither the referee's nor the floor's, and not voided: the "
+                   "ones the floor still has to settle (`log correct --shown`).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand instead of a table line.")
 def list_(log_path: Path | None, table: str | None, date: str | None, dealer: str | None, seat: str | None,
-          flag: str | None, limit: str | None, as_json: bool) -> None:
+          flag: str | None, limit: str | None, unawarded: bool, as_json: bool) -> None:
     """List the hands that match every filter given, oldest first."""
     seat_n = _number("--seat", seat)
     limit_n = _number("--limit", limit)
     with _open(log_path) as hand_log:
-        hands = hand_log.list_hands(table=table, date=date, dealer=dealer, seat=seat_n, flag=flag, limit=limit_n)
+        hands = hand_log.list_hands(table=table, date=date, dealer=dealer, seat=seat_n, flag=flag, limit=limit_n,
+                                    unawarded=unawarded)
         unended = "in progress" if writer_active(hand_log.path) else "not ended (recorder stopped)"
     for h in hands:
         if as_json:

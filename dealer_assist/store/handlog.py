@@ -669,10 +669,12 @@ class HandLog:
 
     @_locked
     def list_hands(self, *, table: str | None = None, date: str | None = None, dealer: str | None = None,
-                   seat: int | None = None, flag: str | None = None, limit: int | None = None) -> list[HandSummary]:
-        """Hands matching every given filter, oldest first (`date` is YYYY-MM-DD, local date of the start)."""
+                   seat: int | None = None, flag: str | None = None, limit: int | None = None,
+                   unawarded: bool = False) -> list[HandSummary]:
+        """Hands matching every given filter, oldest first (`date` is YYYY-MM-DD, local date of the start;
+        `unawarded`: ended, not voided, with no award yet, the referee's or the floor's)."""
         return queries.list_hands(self.conn, table=table, date=date, dealer=dealer, seat=seat, flag=flag,
-                                  limit=limit)
+                                  limit=limit, unawarded=unawarded)
 
     @_locked
     def story(self, hand_id: int) -> HandStory:
