@@ -181,7 +181,7 @@ def test_bad_input_is_one_line_and_writes_nothing(unread_logs: dict[tuple[str, i
         f"{other.seat}:Ah Ah 3d 4s": "Ah",
         f"{other.seat}Ah 2c 3d 4s": "expected SEAT:CARDS",
         f"{other.seat}:Zz 2c 3d 4s": "Zz",
-        f"x:{' '.join(map(str, other.cards))}": "--shown seat",
+        f"x:{' '.join(map(str, other.cards))}": "bad --shown",
         f"{other.seat}:{good.cards[0]} 2c 3d 4s": f"{good.cards[0]} is in two hands",
     }
     for text, message in cases.items():

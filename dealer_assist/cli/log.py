@@ -8,12 +8,12 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from dealer_assist.audit.records import FlagKind
-from dealer_assist.cards import Card, parse_card, parse_cards
+from dealer_assist.cards import parse_card
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import LOG_ENV, ChainHead, HandLog, HandStory, HandSummary, default_log_path, resolve_log_path
 from dealer_assist.store.export import EXPORT_FORMATS, ChainLinks, chain_links, export_csv, export_json
@@ -24,6 +24,9 @@ from dealer_assist.store.records import CorrectionKind, StoredCorrection, Stored
 from dealer_assist.store.render import render_story
 from dealer_assist.store.text import printable
 from dealer_assist.store.verify import writer_active
+
+if TYPE_CHECKING:
+    from dealer_assist.store.floor_award import FloorAward
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -327,58 +330,32 @@ def _correct_reads(log_path: Path | None, key_file: Path | None, hand: str, by: 
                    shown: tuple[str, ...], mucked: tuple[str, ...], not_seen: tuple[str, ...]) -> None:
     """Record each hand the floor read (`--shown SEAT:CARDS`), each muck it saw (`--mucked SEAT`) and each event it
     found did not happen (`--not-seen EVENT_ID`), all checked before any is written, then award again."""
+    from dealer_assist.store.floor_award import FloorReads, parse_shown, record_floor_reads  # the referee: only here
+
     hand_id = _hand_id(hand)
-    reads: list[tuple[int, tuple[Card, ...]]] = []
-    for text in shown:
-        seat_text, sep, cards_text = text.partition(":")
-        if not sep or not cards_text.strip():
-            raise DealerAssistError(f'bad --shown {printable(text)!r}; expected SEAT:CARDS, e.g. "3:Ah 2c 3d 4s"')
-        seat = _number("--shown seat", seat_text.strip())
-        assert seat is not None
-        if seat in (s for s, _ in reads):
-            raise DealerAssistError(f"--shown names seat {seat} twice; give each seat's hand once")
-        cards = parse_cards(cards_text)
-        seen = {c for _, hand_cards in reads for c in hand_cards}
-        twice = next((c for c in cards if c in seen), None)
-        if twice is not None:
-            raise DealerAssistError(f"--shown: {twice} is in two hands; each card is in one hand only")
-        reads.append((seat, cards))
-    mucks: list[int] = []
-    for text in mucked:
-        seat = _number("--mucked seat", text.strip())
-        assert seat is not None
-        if seat in mucks or seat in (s for s, _ in reads):
-            raise DealerAssistError(f"--mucked names seat {seat} twice, or a seat --shown names too; a seat shows "
-                                    "its hand or mucks it")
-        mucks.append(seat)
-    false = list(dict.fromkeys(_row_id(text, "--not-seen event id", "show") for text in not_seen))
+    seats = [_number("--mucked seat", text.strip()) for text in mucked]
+    reads = FloorReads(tuple(parse_shown(text, "--shown") for text in shown), tuple(s for s in seats if s is not None),
+                       tuple(_row_id(text, "--not-seen event id", "show") for text in not_seen))
+    reads.check()
     path = resolve_log_path(log_path)
     if not path.is_file():
         raise DealerAssistError(f"no hand log at {path}")
     with HandLog.open(path, key=load_key(key_file)) as hand_log:
-        story = hand_log.story(hand_id)
-        if story.end is None:
-            raise DealerAssistError(f"hand {hand_id} has not ended; a hand still being played is keyed in at the "
-                                    "table (Live: Shown hand)")
-        # (kind, data, the event it targets, what it says)
-        floor: list[tuple[CorrectionKind, dict[str, Any], int | None, str]] = [
-            ("shown_hand", {"seat": seat, "cards": " ".join(map(str, cards))}, None,
-             f"seat {seat} showed {' '.join(map(str, cards))}") for seat, cards in reads]
-        floor += [("mucked_hand", {"seat": seat}, None, f"seat {seat} mucked") for seat in mucks]
-        floor += [("false_event", {}, event, f"event #{event} did not happen") for event in false]
-        with hand_log.batch():              # all or none: a bad seat, card or event in any leaves nothing written
-            refs = [hand_log.record_correction(hand_id, kind, reason=reason, by=by, data=data, target_id=target)
-                    for kind, data, target, _ in floor]
-        for ref, (kind, _, _, what) in zip(refs, floor, strict=True):
-            click.echo(printable(f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"))
-        _award_again(hand_log, hand_id, by)
+        lines, result = record_floor_reads(hand_log, hand_id, reads, by=by, reason=reason)
+    for line in lines:
+        click.echo(printable(line))
+    _echo_award(result, hand_id, by)
 
 
 def _award_again(hand_log: HandLog, hand_id: int, by: str) -> None:
     """Referee the hand again with the floor's corrections; record and print the award it makes (`floor_award`)."""
     from dealer_assist.store.floor_award import record_floor_award  # the referee: only for this command
 
-    result = record_floor_award(hand_log, hand_id, by=by)
+    _echo_award(record_floor_award(hand_log, hand_id, by=by), hand_id, by)
+
+
+def _echo_award(result: FloorAward, hand_id: int, by: str) -> None:
+    """The floor's award as `log correct` prints it: recorded, standing as it was, or none and why."""
     if result.award is None:
         click.echo(printable(f"no award: {'; '.join(result.lines)}"))
         return

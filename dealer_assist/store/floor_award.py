@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.audit.records import Flag, FlagKind, Severity
+from dealer_assist.cards import Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.jsonable import award_sentences
 from dealer_assist.store.recheck import FLOOR_INPUTS, award_values, flag_values, referee_again
-from dealer_assist.store.records import HandStory, StoredAward, StoredCorrection, StoredFlag
+from dealer_assist.store.records import CorrectionKind, HandStory, StoredAward, StoredCorrection, StoredFlag
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +104,61 @@ def record_floor_award(log: HandLog, hand_id: int, *, by: str) -> FloorAward:
     ref = log.record_correction(hand_id, "award", reason=reason, by=by,
                                 data={"award": payload, "after": after, "explanation": lines})
     return FloorAward(payload, tuple(lines), ref.id)
+
+
+@dataclass(frozen=True, slots=True)
+class FloorReads:
+    """What the floor read of an ended hand: hands shown (seat, cards), seats that mucked at the showdown, and events
+    that did not happen (their ids); `check` refuses a seat or card given twice."""
+
+    shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    mucked: tuple[int, ...] = ()
+    not_seen: tuple[int, ...] = ()
+
+    def check(self) -> None:
+        seats = [seat for seat, _ in self.shown]
+        twice = next((s for i, s in enumerate(seats) if s in seats[:i]), None)
+        if twice is not None:
+            raise DealerAssistError(f"seat {twice}'s hand is given twice; give each seat's hand once")
+        cards = [c for _, hand in self.shown for c in hand]
+        again = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+        if again is not None:
+            raise DealerAssistError(f"{again} is in two hands; each card is in one hand only")
+        both = next((s for i, s in enumerate(self.mucked) if s in self.mucked[:i] or s in seats), None)
+        if both is not None:
+            raise DealerAssistError(f"seat {both} is named twice, as mucking and as showing or mucking again; a seat "
+                                    "shows its hand or mucks it")
+
+    def __bool__(self) -> bool:
+        return bool(self.shown or self.mucked or self.not_seen)
+
+
+def parse_shown(text: str, what: str = "shown hand") -> tuple[int, tuple[Card, ...]]:
+    """"3: Ah 2c 3d 4s" (or "3:Ah 2c 3d 4s") as (seat, cards), or a one-line error naming what is accepted."""
+    seat_text, sep, cards_text = text.partition(":")
+    seat_text = seat_text.strip()
+    if not sep or not cards_text.strip() or not (seat_text.isascii() and seat_text.isdigit()):
+        raise DealerAssistError(f'bad {what} {text!r}; expected SEAT:CARDS, e.g. "3:Ah 2c 3d 4s"')
+    return int(seat_text), parse_cards(cards_text)
+
+
+def record_floor_reads(log: HandLog, hand_id: int, reads: FloorReads, *, by: str,
+                       reason: str) -> tuple[list[str], FloorAward]:
+    """Record the floor's reads of an ended hand in one batch (a bad seat, card or event writes none), then award the
+    hand again (`record_floor_award`); returns one line per correction recorded and the award."""
+    reads.check()
+    if log.story(hand_id).end is None:
+        raise DealerAssistError(f"hand {hand_id} has not ended; a hand still being played is keyed in at the table "
+                                "(Live: Shown hand)")
+    # (kind, data, the event it targets, what it says)
+    floor: list[tuple[CorrectionKind, dict[str, Any], int | None, str]] = [
+        ("shown_hand", {"seat": seat, "cards": " ".join(map(str, cards))}, None,
+         f"seat {seat} showed {' '.join(map(str, cards))}") for seat, cards in reads.shown]
+    floor += [("mucked_hand", {"seat": seat}, None, f"seat {seat} mucked") for seat in reads.mucked]
+    floor += [("false_event", {}, event, f"event #{event} did not happen") for event in dict.fromkeys(reads.not_seen)]
+    with log.batch():
+        refs = [log.record_correction(hand_id, kind, reason=reason, by=by, data=data, target_id=target)
+                for kind, data, target, _ in floor]
+    lines = [f"recorded correction #{ref.id} ({kind}) on hand {hand_id}: {what}, by {by}"
+             for ref, (kind, _, _, what) in zip(refs, floor, strict=True)]
+    return lines, record_floor_award(log, hand_id, by=by)
