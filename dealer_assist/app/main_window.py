@@ -304,6 +304,7 @@ class MainWindow(QMainWindow):
         self.flags = FlagListModel(self.settings.supervisor_pin)
         self.live = LiveView(self.table, self.flags, self.slot)
         self.review_model = ReviewModel(log_path)
+        self.review_model.writer = self._open_writer
         self.review = ReviewView(self.review_model)
         self.training = TrainingView(self.data_path, self.settings.trainee)
         self.procedure = ProcedureView(self.data_path, self.settings.trainee, self.settings.house_preset,
@@ -797,6 +798,13 @@ class MainWindow(QMainWindow):
                                                house_rules=self.rules.to_dict())
         except WRITE_ERRORS as exc:
             self.show_notice(f"The new dealer could not be recorded ({exc}); hands stay under the previous one")
+
+    def _open_writer(self) -> HandLog | None:
+        """The writer of the hand log this window holds now, if any (the demo's recorder or the table's): the floor's
+        reads in Review go through it, as the log takes one writer at a time."""
+        if self.recorder is not None:
+            return self.recorder.log
+        return self.log_writer
 
     def _log_writer(self) -> HandLog:
         """The window's writer of the hand log, opened once: the log takes one writer at a time (a lock on its anchor

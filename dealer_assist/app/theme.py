@@ -63,6 +63,11 @@ QTabBar::tab {{ background: {PANEL}; color: {MUTED}; padding: 8px 22px; border: 
 QTabBar::tab:selected {{ background: {PANEL_HI}; color: {TEXT}; border-color: {ACCENT}; }}
 QStatusBar {{ color: {MUTED}; }}
 QScrollArea {{ border: none; }}
+QCheckBox {{ background: transparent; spacing: 8px; }}
+QCheckBox::indicator {{ width: {pt + 3}px; height: {pt + 3}px; border: 2px solid {MUTED}; border-radius: 4px;
+  background: {PANEL}; }}
+QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
+QCheckBox::indicator:hover {{ border-color: {ACCENT}; }}
 """
 
 

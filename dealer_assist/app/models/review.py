@@ -6,6 +6,7 @@ file gives a message, never an exception.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,7 @@ class Filters:
     dealer: str = ""
     seat: int | None = None
     flag: str = ""
+    unawarded: bool = False      # only hands ended with no award yet, not voided (the floor still has to settle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,8 @@ class ReviewModel:
         self.path = resolve_log_path(log_path)
         self.problem: str | None = None
         self._log: HandLog | None = None
+        self.writer: Callable[[], HandLog | None] | None = None
+        """The window's open writer of this log, if any (the log takes one writer: the floor's reads go through it)."""
 
     def _open(self) -> HandLog | None:
         if self._log is not None:
@@ -94,7 +98,8 @@ class ReviewModel:
             return []
         try:
             found = log.list_hands(table=filters.table or None, date=filters.date or None,
-                                   dealer=filters.dealer or None, seat=filters.seat, flag=filters.flag or None)
+                                   dealer=filters.dealer or None, seat=filters.seat, flag=filters.flag or None,
+                                   unawarded=filters.unawarded)
         except (DealerAssistError, ValueError) as exc:
             self.problem = f"Filter not understood: {exc}"
             return []
@@ -134,6 +139,9 @@ class ReviewModel:
                                         record.snapshot or frame))
             elif isinstance(record, StoredCorrection):
                 out.append(TimelineLine(when + correction_sentence(record), "correction", t, replay.states, frame))
+                if record.kind == "award":        # the floor's award after the hand, sentence by sentence
+                    out += [TimelineLine("    " + str(line), "award", t, replay.states, frame)
+                            for line in record.data.get("explanation") or ()]
             elif isinstance(record, StoredAward):
                 out.append(TimelineLine(when + "Award:", "award", t, replay.states, frame))
                 out += [TimelineLine("    " + line, "award", t, replay.states, frame) for line in record.explanation]
@@ -208,6 +216,43 @@ class ReviewModel:
         shown = "; ".join(result.differences[:3])
         more = f" (and {len(result.differences) - 3} more)" if len(result.differences) > 3 else ""
         return False, f"Hand {hand_id} DIFFERS from its record: {shown}{more}"
+
+    def floor_reads(self, hand_id: int, shown: str, mucked: str = "", *, by: str,
+                    reason: str) -> tuple[bool, str]:
+        """The floor's reads of an ended hand (`log correct --shown/--mucked`): `shown` one "SEAT: CARDS" per line,
+        `mucked` seat numbers; recorded through the window's writer when it holds the log (`writer`), else through
+        one opened for this; the hand is then refereed again and its award recorded as the floor's. (recorded, a
+        sentence for the floor); nothing is written when anything is wrong."""
+        from dealer_assist.store.floor_award import FloorReads, parse_shown, record_floor_reads  # the referee
+
+        try:
+            if not by.strip() or not reason.strip():
+                raise DealerAssistError("give who makes the ruling and why")
+            seats = mucked.replace(",", " ").split()
+            bad = next((s for s in seats if not (s.isascii() and s.isdigit())), None)
+            if bad is not None:
+                raise DealerAssistError(f"bad seat {bad!r} among those that mucked; give seat numbers, e.g. 4 6")
+            reads = FloorReads(tuple(parse_shown(line) for line in shown.splitlines() if line.strip()),
+                               tuple(int(s) for s in seats))
+            if not reads:
+                raise DealerAssistError("key in a hand shown (SEAT: CARDS) or a seat that mucked")
+            reads.check()
+            writer = self.writer() if self.writer is not None else None
+            if writer is not None:
+                lines, result = record_floor_reads(writer, hand_id, reads, by=by.strip(), reason=reason.strip())
+            else:
+                with HandLog.open(self.path, key=load_key()) as log:
+                    lines, result = record_floor_reads(log, hand_id, reads, by=by.strip(), reason=reason.strip())
+        except (DealerAssistError, OSError) as exc:
+            return False, f"Nothing recorded: {exc}"
+        self.reload()
+        done = f"Hand {hand_id}: {len(lines)} floor read{'s' if len(lines) != 1 else ''} recorded. "
+        if result.award is None:
+            return True, done + "No award yet: " + "; ".join(result.lines)
+        award = " ".join(result.lines)
+        if result.recorded is None:
+            return True, done + "The award stands as recorded: " + award
+        return True, done + f"The floor's award (correction #{result.recorded}): " + award
 
     def export_json(self, hand_id: int) -> str:
         return self.export(hand_id, "json")

@@ -7,13 +7,18 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
+    QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -62,7 +67,11 @@ class ReviewView(QWidget):
         self.flag.addItem("any flag", "")
         for kind in FlagKind:
             self.flag.addItem(kind.value.replace("_", " "), kind.value)
+        self.unawarded = QCheckBox("no award yet")
+        self.unawarded.setToolTip("only hands that ended with no award, neither the referee's nor the floor's, and "
+                                  "were not voided: the ones the floor still has to settle")
         for edit in (self.table, self.date, self.dealer):
+            edit.setMinimumWidth(110)      # legible however many buttons share the bar
             edit.setMaximumWidth(200)
             edit.returnPressed.connect(self.search)
         self.search_button = QPushButton("Search")
@@ -79,15 +88,21 @@ class ReviewView(QWidget):
         self.export_format.setToolTip("json: every record; csv: one row per record; phh: the hand-history standard")
         self.export_button = QPushButton("Export hand…")
         self.export_button.clicked.connect(self.export_dialog)
-        for widget in (QLabel("Filter"), self.table, self.date, self.dealer, self.seat, self.flag,
+        self.floor_button = QPushButton("Floor read…")
+        self.floor_button.setToolTip("key in the hands shown and the mucks the camera did not read, after the hand: "
+                                     "it is refereed again and awarded as the floor's")
+        self.floor_button.clicked.connect(self.floor_dialog)
+        for widget in (QLabel("Filter"), self.table, self.date, self.dealer, self.seat, self.flag, self.unawarded,
                        self.search_button):
             bar.addWidget(widget)
         bar.addStretch(1)
-        bar.addWidget(self.verify_button)
-        bar.addWidget(self.recheck_button)
-        bar.addWidget(self.export_format)
-        bar.addWidget(self.export_button)
         root.addLayout(bar)
+        actions = QHBoxLayout()          # a row of its own: the window fits a 1280-pixel-wide screen
+        actions.addStretch(1)
+        for widget in (self.floor_button, self.verify_button, self.recheck_button, self.export_format,
+                       self.export_button):
+            actions.addWidget(widget)
+        root.addLayout(actions)
         self.status = QLabel("")
         self.status.setWordWrap(True)
         root.addWidget(self.status)
@@ -134,7 +149,7 @@ class ReviewView(QWidget):
 
     def filters(self) -> Filters:
         return Filters(self.table.text().strip(), self.date.text().strip(), self.dealer.text().strip(),
-                       self.seat.value() or None, str(self.flag.currentData() or ""))
+                       self.seat.value() or None, str(self.flag.currentData() or ""), self.unawarded.isChecked())
 
     def search(self) -> None:
         self.model.reload()  # see hands recorded since the last search
@@ -253,6 +268,61 @@ class ReviewView(QWidget):
         if name:
             self.export_to(Path(name), fmt)
 
+    def floor_read(self, shown: str, mucked: str, by: str, reason: str) -> bool:
+        """Record the floor's reads of the chosen hand (`ReviewModel.floor_reads`); say the award, show the hand."""
+        hand_id = self.current_hand()
+        if hand_id is None:
+            self._say("Choose a hand first.", theme.GOLD)
+            return False
+        ok, text = self.model.floor_reads(hand_id, shown, mucked, by=by, reason=reason)
+        if ok:
+            self.search()
+            if hand_id in self._hand_ids:
+                self.hands.setCurrentRow(self._hand_ids.index(hand_id))
+        self._say(text, theme.ACCENT if ok else theme.RED)
+        return ok
+
+    def floor_dialog(self) -> None:
+        hand_id = self.current_hand()
+        if hand_id is None:
+            self._say("Choose a hand first.", theme.GOLD)
+            return
+        dialog = FloorReadDialog(hand_id, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.floor_read(*dialog.values())
+
     def _say(self, text: str, colour: str) -> None:
         self.status.setText(text)
         self.status.setStyleSheet(f"color: {colour}; font-weight: 600;")
+
+
+class FloorReadDialog(QDialog):
+    """The floor's reads of an ended hand: each hand shown (one "SEAT: CARDS" a line), the seats that mucked, who
+    rules and why."""
+
+    def __init__(self, hand_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Floor read of hand {hand_id}")
+        form = QFormLayout(self)
+        self.shown = QPlainTextEdit()
+        self.shown.setPlaceholderText("one hand a line, e.g.\n3: Ah 2c 3d 4s\n5: Kc 6d 9s 4h")
+        self.shown.setMinimumHeight(90)
+        self.mucked = QLineEdit()
+        self.mucked.setPlaceholderText("seats that mucked at the showdown, e.g. 4 6")
+        self.by = QLineEdit()
+        self.by.setPlaceholderText("floor person's name or badge")
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("e.g. read from the surveillance video")
+        form.addRow(QLabel("The camera did not read these; the hand is refereed again with them and awarded as "
+                           "the floor's. What was recorded stays."))
+        form.addRow("Hands shown", self.shown)
+        form.addRow("Mucked", self.mucked)
+        form.addRow("By", self.by)
+        form.addRow("Reason", self.reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> tuple[str, str, str, str]:
+        return self.shown.toPlainText(), self.mucked.text(), self.by.text(), self.reason.text()

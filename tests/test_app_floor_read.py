@@ -1,0 +1,123 @@
+"""Review's "Floor read…": the floor keys in the hands the camera did not read after the hand, in the app, through
+the window's writer when it holds the log or one opened for it; the hand is awarded as the floor's and the list and
+timeline show it; bad input records nothing."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from vision_events import _actions, _referee
+
+from dealer_assist.app.models.review import Filters, ReviewModel
+from dealer_assist.app.views.review import FloorReadDialog, ReviewView
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.audit.referee import Referee
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.store import HandLog, StoredCorrection
+from dealer_assist.store.sink import HandLogSink
+from dealer_assist.synth.hand_video import SimulatedTable
+from dealer_assist.vision.events import CardsShown, TableEvent
+
+SIM = SimulatedTable("badugi-limit", 2, size=(320, 180), fps=15.0, effects=0)
+SHOWN = [e for e in SIM.truth.events if isinstance(e, CardsShown)]
+LINES = "\n".join(f"{e.seat}: {' '.join(map(str, e.cards))}" for e in SHOWN)
+
+
+@pytest.fixture
+def log_path(tmp_path: Path) -> Path:
+    """One hand with every shown hand turned up but unread: no award."""
+    path = tmp_path / "hand-log.sqlite"
+    with HandLog.open(path) as log:
+        referee = Referee(_referee(SIM).table, HandLogSink(log, log.open_session("T1", "Dana")))
+        events = [replace(e, cards=()) if isinstance(e, CardsShown) else e for e in SIM.truth.events]
+        items: list[TableEvent | DealerAction] = [*events, *_actions(SIM)]
+        referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+        referee.close(SIM.frame_count / SIM.fps)
+    return path
+
+
+def _true_totals() -> dict[str, int]:
+    referee = _referee(SIM)
+    items: list[TableEvent | DealerAction] = [*SIM.truth.events, *_actions(SIM)]
+    referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(SIM.frame_count / SIM.fps)
+    return {str(s): c for s, c in referee.hands[-1].awards[-1].award.totals.items()}
+
+
+def _awards(path: Path) -> list[StoredCorrection]:
+    with HandLog.open_readonly(path) as log:
+        return [r for r in log.story(1).records if isinstance(r, StoredCorrection) and r.kind == "award"]
+
+
+def test_the_model_records_the_reads_and_the_floors_award(log_path: Path) -> None:
+    model = ReviewModel(log_path)
+    assert [h.id for h in model.hands(Filters(unawarded=True))] == [1]
+    ok, text = model.floor_reads(1, LINES, by="floor sue", reason="read from the surveillance video")
+    assert ok and f"{len(SHOWN)} floor reads recorded" in text and "The floor's award (correction #" in text, text
+    assert _awards(log_path)[-1].data["award"]["totals"] == _true_totals()
+    assert model.hands(Filters(unawarded=True)) == []
+    [hand] = model.hands()
+    assert hand.floor_award and hand.pot
+    texts = [line.text for line in model.timeline(1)]
+    assert any("FLOOR correction" in t and "awards the pots" in t for t in texts)
+    assert any("wins the main pot" in t for t in texts)
+    again, text = model.floor_reads(1, LINES, by="floor sue", reason="again")
+    assert again and "The award stands as recorded" in text and len(_awards(log_path)) == 1
+    model.close()
+
+
+def test_through_the_window_writer_when_it_holds_the_log(log_path: Path) -> None:
+    """The app's table (or demo) holds the log's one writer: the reads go through it instead of a second writer,
+    which the log would refuse."""
+    model = ReviewModel(log_path)
+    with HandLog.open(log_path) as writer:
+        with pytest.raises(DealerAssistError, match="being recorded by another process"):
+            HandLog.open(log_path)
+        model.writer = lambda: writer
+        ok, text = model.floor_reads(1, LINES, by="floor sue", reason="read from the video")
+        assert ok, text
+    assert _awards(log_path)
+    model.close()
+
+
+@pytest.mark.parametrize(("shown", "mucked", "by", "message"), [
+    ("3 Ah 2c 3d 4s", "", "sue", "expected SEAT:CARDS"),
+    ("9: Ah 2c 3d 4s", "", "sue", "has no seat 9"),
+    ("", "x", "sue", "bad seat 'x'"),
+    ("", "", "sue", "key in a hand shown"),
+    (LINES, "", " ", "give who makes the ruling"),
+    (f"{SHOWN[0].seat}: Ah 2c 3d 4s\n{SHOWN[0].seat}: Kd 5c 6h 7s", "", "sue", "given twice"),
+])
+def test_bad_reads_record_nothing(log_path: Path, shown: str, mucked: str, by: str, message: str) -> None:
+    model = ReviewModel(log_path)
+    ok, text = model.floor_reads(1, shown, mucked, by=by, reason="why")
+    assert not ok and text.startswith("Nothing recorded: ") and message in text, text
+    with HandLog.open_readonly(log_path) as log:
+        assert not [r for r in log.story(1).records if isinstance(r, StoredCorrection)]
+    model.close()
+
+
+def test_the_view_button_path(qapp: QApplication, log_path: Path) -> None:
+    model = ReviewModel(log_path)
+    view = ReviewView(model)
+    view.unawarded.setChecked(True)
+    view.search()
+    assert view.current_hand() == 1
+    assert view.floor_read(LINES, "", "floor sue", "read from the video")
+    assert "The floor's award" in view.status.text()
+    assert view.hands.count() == 0                             # settled: no longer among those with no award
+    view.unawarded.setChecked(False)
+    view.search()
+    assert "(floor)" in view.hands.item(0).text()
+    dialog = FloorReadDialog(1, view)
+    dialog.shown.setPlainText(LINES)
+    dialog.by.setText("sue")
+    assert dialog.values()[0] == LINES and dialog.values()[2] == "sue"
+    view.close()
+    model.close()
