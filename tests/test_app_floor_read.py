@@ -121,3 +121,30 @@ def test_the_view_button_path(qapp: QApplication, log_path: Path) -> None:
     assert dialog.values()[0] == LINES and dialog.values()[2] == "sue"
     view.close()
     model.close()
+
+
+def test_in_the_window_the_reads_go_through_the_demos_writer(qtbot, qapp: QApplication,  # type: ignore[no-untyped-def]
+                                                              app_dirs: Path) -> None:
+    """The demo records into the log (its writer holds the log's lock): Review's floor read of an ended demo hand goes
+    through that writer, not a second one the log would refuse."""
+    from test_app_window import _demo_window
+
+    window = _demo_window(qtbot, qapp, app_dirs, auto_bet=True, seed=9)
+    assert window.recorder is not None and window.review_model.writer is not None
+    assert window.review_model.writer() is window.recorder.log
+    driver = window.driver
+    assert driver is not None
+    qtbot.waitUntil(lambda: driver.award is not None, timeout=10_000)
+    window.pause_ms = 1
+    window._next_demo_hand()
+    window.recorder.flush()
+    model = window.review_model
+    qtbot.waitUntil(lambda: any(h.status == "complete" for h in model.hands()), timeout=10_000)
+    hand = next(h for h in model.hands() if h.status == "complete")
+    story = model.story(hand.id)
+    assert story is not None
+    shows = [r.event for r in story.records if isinstance(getattr(r, "event", None), CardsShown)]
+    lines = "\n".join(f"{e.seat}: {' '.join(map(str, e.cards))}" for e in shows if e.cards)
+    ok, text = model.floor_reads(hand.id, lines, by="floor sue", reason="checked on the video")
+    assert ok and "being recorded" not in text, text
+    window.close()
