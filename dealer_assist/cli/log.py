@@ -268,7 +268,8 @@ def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, re
     The correction is a new row in the hash chain pointing at what it corrects; what was recorded is never
     changed. After --misread, --shown, --mucked or --not-seen the hand is refereed again with every such correction
     of the floor's, and the award that makes, when it differs from the hand's, is recorded as the floor's and
-    printed. Needs the log free of a recorder, and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    printed. Needs the log free of a recorder (while the app records, Review's Floor read… does it), and a signed
+    log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
     reads = bool(shown or mucked or not_seen)
     chosen = [name for name, given in (("--void", void), ("--accept-flag", accept is not None),
                                        ("--dismiss-flag", dismiss is not None), ("--misread", misread is not None),
