@@ -322,3 +322,22 @@ def test_log_list_unawarded_names_the_hands_the_floor_still_has_to_settle(tmp_pa
         [hand] = log.list_hands()
     assert hand.pot is not None and not [r for r in run("log", "list", "--log", str(path2), "--unawarded").output
                                          .splitlines() if r.strip() and "no hands" not in r]
+
+
+def test_a_signed_log_takes_the_floors_reads_with_its_key(unread_logs: dict[tuple[str, int], Path],
+                                                          tmp_path: Path) -> None:
+    """Copied and signed with a new key (`log sign`): the reads need the key, and the signature checks after them."""
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    key_file = tmp_path / "log.key"
+    assert run("log", "key", str(key_file)).exit_code == 0
+    assert run("log", "sign", "--log", str(path), "--key-file", str(key_file)).exit_code == 0
+    refused = shown(path, *_shows(sim))
+    assert refused.exit_code != 0 and "signed" in refused.output and not corrections(path)
+    args = [a for e in _shows(sim) for a in ("--shown", f"{e.seat}:{' '.join(map(str, e.cards))}")]
+    result = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--key-file", str(key_file),
+                 *args)
+    assert result.exit_code == 0 and "the floor's award" in result.output, result.output
+    assert floor_totals(path) == _true_totals(sim)
+    checked = run("log", "verify", "--log", str(path), "--key-file", str(key_file))
+    assert checked.exit_code == 0 and "signature of it checks" in checked.output, checked.output
