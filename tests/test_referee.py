@@ -1044,6 +1044,31 @@ def test_wrong_bet_size_pot_limit_over_the_pot() -> None:
     assert "to 4 to 7 now; taken as a raise to 7" in referee.flags[0].message
 
 
+@pytest.mark.parametrize(("stack", "word", "amount", "flags"), [
+    (15, "raise", 15, []),                                 # every chip, short of the 30 to call: the all-in call
+    (15, "bet", 15, []),                                   # the word pressed does not matter
+    (15, "raise", 20, [("wrong_bet_size", 3)]),            # more than it has: taken as the all-in call, flagged
+    (30, "raise", 30, []),                                 # every chip, exactly the call
+])
+def test_a_raise_to_every_chip_a_seat_has_no_more_than_the_call_is_its_all_in_call(
+        stack: int, word: str, amount: int, flags: list[tuple[str, int]]) -> None:
+    rules = HouseRules.preset("badugi-no-limit")
+    config = TableConfig.make(rules, {1: 100, 2: 100, 3: stack}, button=3)
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "raise", 30).act(2, "fold").act(3, word, amount)  # type: ignore[arg-type]
+    referee = run(s, config)
+    assert kinds(referee) == flags
+    assert referee.run is not None and referee.run.hand.contributions()[3] == stack
+    assert referee.prompt.phase.startswith("draw")
+
+
+def test_a_raise_below_the_all_in_call_is_still_refused() -> None:
+    """A raise to fewer chips than the seat has, short of the call: not what any seat could do (a typo): refused."""
+    config = TableConfig.make(HouseRules.preset("badugi-no-limit"), {1: 100, 2: 100, 3: 15}, button=3)
+    referee = run(Script().deal_all(ORDER).act(3, "call").act(1, "raise", 30).act(2, "fold").act(3, "raise", 10),
+                  config)
+    assert kinds(referee) == [("illegal_action", 3)] and referee.prompt.actor == 3
+
+
 def test_illegal_check_facing_a_bet() -> None:
     s = Script().deal_all(ORDER).act(3, "check").act(3, "call")
     referee = run(s)

@@ -3,7 +3,8 @@
 A bet or raise of the wrong size is flagged and applied at the nearest legal size (the house corrects
 the chips); "bet" and "raise" both mean "to a total of", so the word the dealer pressed does not
 matter; a call with nothing to call is a check. A check facing a bet, or a raise the rules forbid,
-is flagged and not applied: the seat still has to act.
+is flagged and not applied: the seat still has to act. A bet or raise to every chip a seat has, when that is no
+more than the call, is the all-in call it was (a larger amount too, flagged as the wrong size).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from dealer_assist.audit.flags import make_flag
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind
+from dealer_assist.rules.betting import Options
 from dealer_assist.rules.hand import Hand
 from dealer_assist.rules.steps import IllegalStep
 
@@ -46,6 +48,13 @@ def apply_action(hand: Hand, action: DealerAction, frame: int | None) -> ActionR
         hand.call(seat)
         return ActionResult(True)
     amount = action.amount or 0
+    all_in = _all_in_call_to(hand, opts)
+    if all_in is not None and opts.raise_kind is None and amount >= all_in:
+        # The seat pushed every chip it has, no more than the call: an all-in call, whatever key was pressed.
+        hand.call(seat)
+        return ActionResult(True, None if amount == all_in else make_flag(
+            FlagKind.WRONG_BET_SIZE, seat, f"seat {seat} {kind} to {amount}, but it has only {all_in} in all, no "
+            f"more than the call: taken as its all-in call to {all_in}", t, frame))
     if opts.raise_kind is None or opts.min_to is None or opts.max_to is None:
         why = opts.why_no_raise or "no bet or raise is allowed now"
         option = "bets_per_round_cap" if "capped" in why else "short_all_in_rule" if "short" in why else None
@@ -76,3 +85,12 @@ def apply_action(hand: Hand, action: DealerAction, frame: int | None) -> ActionR
         else:
             hand.raise_to(low, seat)
     return ActionResult(True, flag)
+
+
+def _all_in_call_to(hand: Hand, opts: Options) -> int | None:
+    """The total a seat whose call takes every chip it has reaches by calling (its bet this round and its chips);
+    None when a call leaves it chips."""
+    i = hand.index_of[opts.seat]
+    if opts.call is None or opts.call < hand.stacks[i]:
+        return None
+    return hand.bets[i] + hand.stacks[i]
