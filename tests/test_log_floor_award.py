@@ -304,6 +304,8 @@ def test_log_list_unawarded_names_the_hands_the_floor_still_has_to_settle(tmp_pa
             referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
             referee.close(sim.frame_count / sim.fps)
         log.record_correction(3, "void_hand", reason="a second deck", by=BY)
+        misdeal = log.start_hand(log.open_session("T1", "dana"), button=1, stacks={1: 100, 2: 100})
+        log.end_hand(misdeal, "misdeal", reason="a card exposed in the deal")     # the chips go back: nothing to award
 
     def unawarded() -> list[str]:
         result = run("log", "list", "--log", str(path), "--unawarded")
@@ -341,3 +343,24 @@ def test_a_signed_log_takes_the_floors_reads_with_its_key(unread_logs: dict[tupl
     assert floor_totals(path) == _true_totals(sim)
     checked = run("log", "verify", "--log", str(path), "--key-file", str(key_file))
     assert checked.exit_code == 0 and "signature of it checks" in checked.output, checked.output
+
+
+def test_each_seats_latest_read_stands_and_a_bad_one_leaves_the_award_before(
+        unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
+    """The floor corrects itself: a later read of a seat replaces its earlier one, shown or mucked. A read that leaves
+    a hand unknown (six cards for a four-card game) makes no award, says so, and the floor's award before stands."""
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    assert shown(path, *_shows(sim)).exit_code == 0
+    winner = max(_true_totals(sim).items(), key=lambda kv: kv[1])[0]
+    won = floor_totals(path)
+    bad = shown(path, f"{winner}:As 8d 2c 3h 4h 5h")
+    assert bad.exit_code == 0 and "no award: " in bad.output and "the award recorded before still stands" in bad.output
+    assert floor_totals(path) == won and len(corrections(path, "award")) == 1
+    mine = next(e for e in _shows(sim) if str(e.seat) == winner)
+    again = shown(path, mine)                        # read right again: the award the true reads give
+    assert again.exit_code == 0 and "the award stands as recorded" in again.output, again.output
+    mucked = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--mucked", winner)
+    assert mucked.exit_code == 0 and "the floor's award" in mucked.output, mucked.output
+    assert floor_totals(path)[winner] == 0                # the winner's muck, its latest read, hands the pot on
+    assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0

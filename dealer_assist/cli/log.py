@@ -178,8 +178,8 @@ def sign(log_path: Path | None, key_file: Path | None) -> None:
               help="Only hands with a flag of this kind (e.g. card_exposed).")
 @click.option("--limit", default=None, metavar="N", help="At most N hands.")
 @click.option("--unawarded", is_flag=True,
-              help="Only hands that ended with no award, neither the referee's nor the floor's, and not voided: the "
-                   "ones the floor still has to settle (`log correct --shown`).")
+              help="Only hands that ended with no award, neither the referee's nor the floor's, neither a misdeal "
+                   "nor voided by the floor: the ones the floor still has to settle (`log correct --shown`).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand instead of a table line.")
 def list_(log_path: Path | None, table: str | None, date: str | None, dealer: str | None, seat: str | None,
           flag: str | None, limit: str | None, unawarded: bool, as_json: bool) -> None:

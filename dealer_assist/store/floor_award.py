@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dealer_assist.audit.hand_run import UNREAD_SHOW
+from dealer_assist.audit.outputs import AwardMade
 from dealer_assist.audit.records import Flag, FlagKind, Severity
 from dealer_assist.cards import Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.jsonable import award_sentences
-from dealer_assist.store.recheck import FLOOR_INPUTS, award_values, flag_values, referee_again
+from dealer_assist.store.recheck import FLOOR_INPUTS, Replay, award_values, flag_values, referee_again
 from dealer_assist.store.records import CorrectionKind, HandStory, StoredAward, StoredCorrection, StoredFlag
 
 
@@ -57,12 +59,12 @@ def floor_award_payload(story: HandStory, *, until: int | None = None) -> tuple[
     last = until if until is not None else max((r.seq for r in story.records), default=0)
     replay = referee_again(story, floor_until=last)
     flag_id = _flag_ids(list(replay.recorded_flags), replay.flags)
-    if not replay.awards:
+    made = _final_award(replay)
+    if made is None:
         why = [*replay.problems, *(f"seat {f.seat}: {f.message}" if f.seat is not None else f.message
                                    for f in replay.flags if f.severity is Severity.ERROR
                                    or f.kind is FlagKind.UNEXPECTED_EVENT)]
         return None, why[-3:] or ["the hand refereed again makes no award"]
-    made = replay.awards[-1]
     payload = award_values(made, [flag_id.get(n) for n in range(len(replay.flags))])
     lines = award_sentences(payload)
     if made.pending:
@@ -71,6 +73,22 @@ def floor_award_payload(story: HandStory, *, until: int | None = None) -> tuple[
         lines.append(f"Provisional: flag{'s' if len(named) > 1 else ''} {', '.join(named)} open; the floor decides "
                      "whether the hand stands.")
     return payload, lines
+
+
+def _final_award(replay: Replay) -> AwardMade | None:
+    """The award the hand stands on once the floor's corrections are in: one made after them; else none, if after
+    them the referee said the pots cannot be awarded (a read the floor gave leaves a hand unknown); else the last one
+    made before them (the corrections changed nothing the referee acts on)."""
+    awards = replay.awards
+    if replay.floor_at is None:
+        return awards[-1] if awards else None
+    after = replay.outputs[replay.floor_at:]
+    made = [o for o in after if isinstance(o, AwardMade)]
+    if made:
+        return made[-1]
+    if any(isinstance(o, Flag) and o.message.endswith(UNREAD_SHOW) for o in after):
+        return None
+    return awards[-1] if awards else None
 
 
 def _flag_ids(recorded: list[StoredFlag], replayed: list[Flag]) -> dict[int, int]:
@@ -96,7 +114,10 @@ def record_floor_award(log: HandLog, hand_id: int, *, by: str) -> FloorAward:
         payload, lines = floor_award_payload(story)
     except DealerAssistError as exc:       # no house rules recorded, say: the floor's read stands, unawarded
         return FloorAward(None, (f"the hand cannot be refereed again: {exc}",))
-    if payload is None or payload == current_award(story):
+    before = current_award(story)
+    if payload is None and before is not None:
+        lines = [*lines, "the award recorded before still stands until the floor's reads make one"]
+    if payload is None or payload == before:
         return FloorAward(payload, tuple(lines))
     after = [r.id for r in floor_corrections(story)]
     reason = "refereed again with the floor's correction{} {}".format(

@@ -113,7 +113,7 @@ def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str 
                dealer: str | None = None, seat: int | None = None, flag: str | None = None,
                limit: int | None = None, unawarded: bool = False) -> list[HandSummary]:
     """Hands matching every given filter, oldest first. `unawarded`: ended hands with no award, neither the referee's
-    nor the floor's, and not voided (the ones the floor still has to settle)."""
+    nor the floor's, neither a misdeal nor voided by the floor (the ones the floor still has to settle)."""
     where: list[str] = []
     params: list[Any] = []
     if table is not None:
@@ -132,8 +132,9 @@ def list_hands(conn: sqlite3.Connection, *, table: str | None = None, date: str 
     if flag is not None:
         where.append("EXISTS (SELECT 1 FROM flags f WHERE f.hand_id = h.id AND f.kind = ?)")
         params.append(flag)
-    if unawarded:
-        where.append("e.status IS NOT NULL AND NOT EXISTS (SELECT 1 FROM awards a WHERE a.hand_id = h.id) "
+    if unawarded:   # (a misdeal has no pots to award: the chips go back)
+        where.append("e.status IS NOT NULL AND e.status != 'misdeal' "
+                     "AND NOT EXISTS (SELECT 1 FROM awards a WHERE a.hand_id = h.id) "
                      "AND NOT EXISTS (SELECT 1 FROM corrections c WHERE c.hand_id = h.id "
                      "AND c.kind IN ('award', 'void_hand'))")
     sql = _SUMMARY + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.id"

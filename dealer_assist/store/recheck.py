@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +145,8 @@ class Replay:
     recorded_flags: tuple[StoredFlag, ...]
     recorded_awards: tuple[StoredAward, ...]
     problems: tuple[str, ...]
+    floor_at: int | None = None
+    """How many outputs there were when the floor's corrections were fed (None: none were)."""
 
     @property
     def awards(self) -> list[AwardMade]:
@@ -183,7 +185,8 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
         r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
         and end_seq < r.seq <= floor_until]
     struck = {r.target_id for r in floor if r.kind == "false_event"}
-    floor = [r for r in floor if r.kind != "false_event"]
+    floor = _latest_reads(r for r in floor if r.kind != "false_event")
+    floor_at: int | None = None
     for rec in story.records:
         ended = end_seq is not None and rec.seq > end_seq
         item: TableEvent | DealerAction | Correction | None = None
@@ -192,6 +195,7 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
         if isinstance(rec, StoredEvent):
             item = rec.event
             if floor and isinstance(item, CardsGathered):
+                floor_at = sum(r[0] == "output" for r in replayed.records)
                 problems += _feed_floor(referee, floor, input_of, item.t, item.frame)
                 floor = []
             input_of[("events", rec.id)] = inputs
@@ -215,14 +219,28 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
             problems.append(f"record #{rec.seq} cannot be refereed again: {exc}")
             break
     if floor and referee.run is not None:       # never gathered (the recording stopped): before the end
-        t = _last_t(story)
-        problems += _feed_floor(referee, floor, input_of, t, None)
+        floor_at = sum(r[0] == "output" for r in replayed.records)
+        problems += _feed_floor(referee, floor, input_of, _last_t(story), None)
     if story.end is not None and referee.run is not None:
         referee.close(story.end.t if story.end.t is not None else _last_t(story))
     outputs = tuple(r[2] for r in replayed.records if r[0] == "output")
     ends = tuple(e for r in replayed.records if r[0] == "end" and isinstance(e := r[1], HandEnded))
     hands = sum(r[0] == "start" for r in replayed.records)
-    return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems))
+    return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems),
+                  floor_at)
+
+
+def _latest_reads(floor: Iterable[StoredCorrection]) -> list[StoredCorrection]:
+    """The floor's corrections to feed: every misread, and each seat's latest read of the showdown (a hand shown or a
+    muck), which replaces what the floor said of that seat before."""
+    latest: dict[int, StoredCorrection] = {}
+    out = []
+    for rec in sorted(floor, key=lambda r: r.seq):
+        if rec.kind in ("shown_hand", "mucked_hand"):
+            latest[int(rec.data["seat"])] = rec
+        else:
+            out.append(rec)
+    return sorted([*out, *latest.values()], key=lambda r: r.seq)
 
 
 def _feed_floor(referee: Referee, floor: list[StoredCorrection], input_of: dict[tuple[str, int], int], t: float,

@@ -6,6 +6,7 @@ file gives a message, never an exception.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,12 +239,14 @@ class ReviewModel:
                 raise DealerAssistError("key in a hand shown (SEAT: CARDS) or a seat that mucked")
             reads.check()
             writer = self.writer() if self.writer is not None else None
+            if writer is None and not self.path.is_file():
+                raise DealerAssistError(f"no hand log at {self.path}")
             if writer is not None:
                 lines, result = record_floor_reads(writer, hand_id, reads, by=by.strip(), reason=reason.strip())
             else:
                 with HandLog.open(self.path, key=load_key()) as log:
                     lines, result = record_floor_reads(log, hand_id, reads, by=by.strip(), reason=reason.strip())
-        except (DealerAssistError, OSError) as exc:
+        except (DealerAssistError, OSError, sqlite3.Error) as exc:
             return False, f"Nothing recorded: {exc}"
         self.reload()
         done = f"Hand {hand_id}: {len(lines)} floor read{'s' if len(lines) != 1 else ''} recorded. "
