@@ -364,3 +364,32 @@ def test_each_seats_latest_read_stands_and_a_bad_one_leaves_the_award_before(
     assert mucked.exit_code == 0 and "the floor's award" in mucked.output, mucked.output
     assert floor_totals(path)[winner] == 0                # the winner's muck, its latest read, hands the pot on
     assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0
+
+
+def test_a_read_of_a_seat_that_folded_in_the_betting_is_recorded_and_said_to_change_nothing(
+        unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
+    sim = _sim("badugi-limit", 2)
+    path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
+    assert shown(path, *_shows(sim)).exit_code == 0
+    folded = next(a for a in sim.truth.actions if a["action"] == "fold")["seat"]
+    used = {c for e in _shows(sim) for c in e.cards}
+    wheels = (parse_cards(f"A{a} 2{b} 3{c} 4{d}") for a, b, c, d in permutations("cdhs"))
+    cards = " ".join(map(str, next(w for w in wheels if not set(w) & used)))
+    result = shown(path, f"{folded}:{cards}")
+    assert result.exit_code == 0 and "the award stands as recorded" in result.output, result.output
+    assert f"Note: the floor's read of seat {folded}" in result.output and "had folded before the showdown" in \
+        result.output
+    assert floor_totals(path) == _true_totals(sim)
+
+
+def test_a_read_of_a_hand_won_uncontested_is_said_to_change_nothing(tmp_path: Path) -> None:
+    sim = _sim("badugi-limit", 11)
+    last = sim.hand.history[-1]
+    assert isinstance(last, Awarded) and last.uncontested
+    path = tmp_path / "log.sqlite"
+    _record(path, sim, list(sim.truth.events))
+    winner = next(s for s, c in _true_totals(sim).items() if c)
+    result = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--mucked", winner)
+    assert result.exit_code == 0 and "the award stands as recorded" in result.output, result.output
+    assert "changes nothing: the hand was won uncontested, with no showdown" in result.output
+    assert not corrections(path, "award")

@@ -66,7 +66,7 @@ def floor_award_payload(story: HandStory, *, until: int | None = None) -> tuple[
                                    or f.kind is FlagKind.UNEXPECTED_EVENT)]
         return None, why[-3:] or ["the hand refereed again makes no award"]
     payload = award_values(made, [flag_id.get(n) for n in range(len(replay.flags))])
-    lines = award_sentences(payload)
+    lines = [*award_sentences(payload), *(f"Note: {p}" for p in replay.problems)]
     if made.pending:
         named = [f"#{flag_id[n]}" if flag_id.get(n) is not None else
                  f"{replay.flags[n].kind.value} at seat {replay.flags[n].seat} (not in the log)" for n in made.pending]

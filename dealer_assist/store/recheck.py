@@ -24,6 +24,7 @@ from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import parse_card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.rules.steps import Awarded
 from dealer_assist.store.chain import canonical_json
 from dealer_assist.store.records import (
     FLAG_COLUMNS,
@@ -256,16 +257,35 @@ def _feed_floor(referee: Referee, floor: list[StoredCorrection], input_of: dict[
                 problems.append(f"the floor's correction #{rec.id} names event #{rec.target_id}, which the hand "
                                 "refereed again has not seen before the gather")
                 continue
-        elif rec.kind == "mucked_hand":
-            item = SeatFolded(t, frame if frame is not None else 0, int(rec.data["seat"]))
         else:
-            item = CardsShown(t, frame if frame is not None else 0, int(rec.data["seat"]),
-                              parse_cards(str(rec.data["cards"])), entered=True)
+            dead = _dead_seat(referee, int(rec.data["seat"]))
+            if dead is not None:
+                problems.append(f"the floor's read of seat {rec.data['seat']} (correction #{rec.id}) changes nothing: "
+                                f"{dead}")
+            if rec.kind == "mucked_hand":
+                item = SeatFolded(t, frame if frame is not None else 0, int(rec.data["seat"]))
+            else:
+                item = CardsShown(t, frame if frame is not None else 0, int(rec.data["seat"]),
+                                  parse_cards(str(rec.data["cards"])), entered=True)
         try:
             referee.feed(item)
         except DealerAssistError as exc:
             problems.append(f"the floor's correction #{rec.id} cannot be refereed: {exc}")
     return problems
+
+
+def _dead_seat(referee: Referee, seat: int) -> str | None:
+    """Why a read of `seat` at the showdown cannot matter (the hand was over, the seat had folded), or None."""
+    run = referee.run
+    if run is None:
+        return "the hand was over before the showdown"
+    hand = run.hand
+    last = hand.history[-1] if hand.history else None
+    if isinstance(last, Awarded) and last.uncontested:
+        return "the hand was won uncontested, with no showdown"
+    if seat not in hand.index_of or hand.live[hand.index_of[seat]] or seat in run.mucked_at_showdown:
+        return None
+    return f"seat {seat} had folded before the showdown"
 
 
 def recheck(story: HandStory) -> Recheck:
