@@ -62,11 +62,15 @@ class DrawChecks(RunState):
     def _end_draws_at_muck(self, seat: int, t: float, frame: int | None) -> None:
         """`seat`'s muck ended the draws left (`_muck_ends_draw`): the seats not seen drawing stood pat."""
         self._muck_ended_draw = seat
-        while self.hand.phase is Phase.DRAWING:
+        self._close_draws_left(t, frame)
+
+    def _close_draws_left(self, t: float, frame: int | None) -> None:
+        """The draws are over, no betting coming between them (a muck or a show at the showdown says so): close each
+        one left, the seats not seen drawing standing pat; stops where a draw cannot be closed."""
+        while self.hand.phase is Phase.DRAWING and self._no_betting_next():
             draw = self.hand.draw
-            self._close_draw(t, frame)
-            self._sync_draw()
-            if self.hand.draw == draw:
+            self._close_draw(t, frame)           # (it syncs the draw it closes first)
+            if self.hand.phase is Phase.DRAWING and self.hand.draw == draw:
                 break
 
     def _draw_seats(self) -> list[int]:

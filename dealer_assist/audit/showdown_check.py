@@ -33,8 +33,7 @@ class ShowdownChecks(DrawChecks):
         if not hand.live[hand.index_of[seat]]:
             return
         self.pending = [p for p in self.pending if not (isinstance(p, CardsShown) and p.seat == seat)]
-        while hand.phase is Phase.DRAWING and self._no_betting_next():
-            self._close_draw(ev.t, ev.frame)         # the draws are over (no betting between them): showdown
+        self._close_draws_left(ev.t, ev.frame)          # the draws are over (no betting between them): showdown
         if hand.phase is Phase.SHOWDOWN and hand.next_shower == seat:
             self._show(ev)
         else:

@@ -40,8 +40,6 @@ _RECORD_NAMES: dict[type, str] = {
 }
 
 
-
-
 class ChainLink(NamedTuple):
     """A row's place in the hash chain as stored: the previous row's hash and its own."""
 

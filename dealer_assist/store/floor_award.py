@@ -19,7 +19,7 @@ from dealer_assist.cards import Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.jsonable import award_sentences
-from dealer_assist.store.recheck import FLOOR_INPUTS, Replay, award_values, flag_values, referee_again
+from dealer_assist.store.recheck import Replay, award_values, flag_values, floor_corrections, referee_again
 from dealer_assist.store.records import CorrectionKind, HandStory, StoredAward, StoredCorrection, StoredFlag
 
 
@@ -42,15 +42,6 @@ def current_award(story: HandStory) -> dict[str, Any] | None:
         elif isinstance(rec, StoredCorrection) and rec.kind == "award" and isinstance(rec.data.get("award"), dict):
             award = rec.data["award"]
     return award
-
-
-def floor_corrections(story: HandStory, until: int | None = None) -> list[StoredCorrection]:
-    """The floor's corrections after the hand ended that change what is refereed, up to sequence number `until`."""
-    if story.end is None:
-        return []
-    end = story.end.seq
-    return [r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
-            and r.seq > end and (until is None or r.seq <= until)]
 
 
 def floor_award_payload(story: HandStory, *, until: int | None = None) -> tuple[dict[str, Any] | None, list[str]]:

@@ -182,9 +182,7 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     problems: list[str] = []
     inputs = 0
     end_seq = story.end.seq if story.end is not None else None
-    floor = [] if floor_until is None or end_seq is None else [
-        r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
-        and end_seq < r.seq <= floor_until]
+    floor = [] if floor_until is None else floor_corrections(story, floor_until)
     struck = {r.target_id for r in floor if r.kind == "false_event"}
     floor = _latest_reads(r for r in floor if r.kind != "false_event")
     floor_at: int | None = None
@@ -229,6 +227,16 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     hands = sum(r[0] == "start" for r in replayed.records)
     return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems),
                   floor_at)
+
+
+def floor_corrections(story: HandStory, until: int | None = None) -> list[StoredCorrection]:
+    """The floor's corrections after the hand ended that change what is refereed (`FLOOR_INPUTS`), up to sequence
+    number `until` (all when None); none for a hand that has not ended."""
+    if story.end is None:
+        return []
+    end = story.end.seq
+    return [r for r in story.records if isinstance(r, StoredCorrection) and r.kind in FLOOR_INPUTS
+            and r.seq > end and (until is None or r.seq <= until)]
 
 
 def _latest_reads(floor: Iterable[StoredCorrection]) -> list[StoredCorrection]:
