@@ -1,8 +1,10 @@
 """Hand-log speed: events ingested per second with a commit per event, and `log show` on 100,000 hands.
 
-Prints `name: value` lines (medians of repeated runs). The 100,000-hand log is built once through
-`HandLog.batch()` (one transaction per 1,000 hands, the hash chain computed row by row as in live
-recording) and kept under --workdir for later runs; pass --rebuild to make it again.
+Prints `name: value` lines (medians of repeated runs). The peer is SQLite alone: the same rows into the same
+schema, a commit per row, run in turn with the hand log (`hand_log_share_of_sqlite_alone` is the median ratio).
+The 100,000-hand log is built once through `HandLog.batch()` (one transaction per 1,000 hands, the hash chain
+computed row by row as in live recording) and kept under --workdir for later runs; pass --rebuild to make it again
+(a log kept from before a schema change is measured as it was built).
 
     .venv/bin/python benchmarks/log.py [--hands 100000] [--workdir DIR] [--rebuild] [--ingest-only]
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import secrets
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -129,6 +132,46 @@ def ingest_rate(workdir: Path, events: int, durability: str = "process", key: by
     return events / elapsed
 
 
+def sqlite_floor_rate(workdir: Path, events: int) -> float:
+    """The peer: SQLite alone, a commit per row, inserting the rows `ingest_rate` writes into a database with the
+    hand log's schema and settings (page size, WAL, synchronous, checkpoint size, foreign keys) and nothing else:
+    no hashing, no anchor, no Python records. What this machine allows; the hand log's rate is a share of it."""
+    source = workdir / "floor-source.sqlite"
+    target = workdir / "floor.sqlite"
+    for old in [*workdir.glob(source.name + "*"), *workdir.glob(target.name + "*")]:
+        old.unlink()
+    with HandLog.open(source) as log:
+        session = log.open_session("T1", "alice")
+        hand = log.start_hand(session, button=1, stacks={1: 100, 2: 100, 3: 100})
+        with log.batch():
+            for i in range(events):
+                log.record_event(hand, CardDealt(t=i / 30, frame=i, seat=1 + i % 3, card=FULL_DECK[i % 52]))
+        pragmas = {name: log.conn.execute(f"PRAGMA {name}").fetchone()[0]
+                   for name in ("page_size", "synchronous", "wal_autocheckpoint", "foreign_keys")}
+        schema = [sql for (sql,) in log.conn.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN ('hands', 'events') "
+            "ORDER BY type = 'table' DESC")]
+        hands = log.conn.execute("SELECT * FROM hands").fetchall()
+        rows = log.conn.execute("SELECT * FROM events ORDER BY id").fetchall()
+    conn = sqlite3.connect(target, isolation_level=None)
+    conn.execute(f"PRAGMA page_size = {pragmas['page_size']}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    for name in ("synchronous", "wal_autocheckpoint", "foreign_keys"):
+        conn.execute(f"PRAGMA {name} = {pragmas[name]}")
+    conn.execute("PRAGMA foreign_keys = OFF")   # the hands rows come without the tables they refer to
+    for sql in schema:
+        conn.execute(sql)
+    conn.executemany(f"INSERT INTO hands VALUES ({','.join('?' * len(hands[0]))})", hands)
+    conn.execute(f"PRAGMA foreign_keys = {pragmas['foreign_keys']}")
+    insert = f"INSERT INTO events VALUES ({','.join('?' * len(rows[0]))})"
+    start = time.perf_counter()
+    for row in rows:
+        conn.execute(insert, row)
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return events / elapsed
+
+
 def show_times(path: Path, samples: int, seed: int = 11) -> list[float]:
     """Milliseconds for what `log show` does in-process: open read-only, read the hand, render it."""
     with HandLog.open_readonly(path) as log:
@@ -156,12 +199,16 @@ def main() -> None:
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
 
-    rates, signed = [], []
-    for _ in range(5):  # interleaved, so that the machine's load falls on both alike
+    rates, signed, floor = [], [], []
+    for _ in range(5):  # interleaved, so that the machine's load falls on all alike
         rates.append(ingest_rate(args.workdir, args.events))
         signed.append(ingest_rate(args.workdir, args.events, key=secrets.token_bytes(32)))
+        floor.append(sqlite_floor_rate(args.workdir, args.events))
     print(f"events_per_s_commit_each: {statistics.median(rates):.0f}")
     print(f"events_per_s_commit_each_runs: {' '.join(f'{r:.0f}' for r in rates)}")
+    print(f"sqlite_alone_rows_per_s_commit_each: {statistics.median(floor):.0f}")
+    print(f"sqlite_alone_rows_per_s_commit_each_runs: {' '.join(f'{r:.0f}' for r in floor)}")
+    print(f"hand_log_share_of_sqlite_alone: {statistics.median(r / f for r, f in zip(rates, floor, strict=True)):.2f}")
     print(f"events_per_s_commit_each_signed: {statistics.median(signed):.0f}")
     print(f"events_per_s_commit_each_signed_runs: {' '.join(f'{r:.0f}' for r in signed)}")
     print(f"events_per_s_commit_each_fsync: {ingest_rate(args.workdir, 2000, 'power'):.0f}")

@@ -6,6 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from dealer_assist.store import (
     resolve_log_path,
     snapshot_file,
 )
+from dealer_assist.store import handlog as handlog_module
 from dealer_assist.store import verify as store_verify
 from dealer_assist.store.chain import anchor_path, read_anchor
 from dealer_assist.store.handlog import LOG_PAGE_SIZE, WAL_CHECKPOINT_BYTES
@@ -85,7 +87,8 @@ def test_open_uses_wal_and_records_migrations(tmp_path: Path) -> None:
         assert log.conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     with HandLog.open(path) as log:  # reopening applies nothing twice
         rows = log.conn.execute("SELECT migration_set, name FROM _sqlite_migrations").fetchall()
-    assert rows == [(MIGRATION_SET, "m001_initial_schema"), (MIGRATION_SET, "m002_hand_camera")]
+    assert rows == [(MIGRATION_SET, "m001_initial_schema"), (MIGRATION_SET, "m002_hand_camera"),
+                    (MIGRATION_SET, "m003_hand_event_bounds")]
     with HandLog.open(path, durability="power") as log:
         assert log.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
@@ -503,3 +506,16 @@ def test_an_empty_anchor_file_on_an_empty_log_is_no_anchor(tmp_path: Path) -> No
     with HandLog.open(path) as log:
         new_hand(log)
         assert log.verify().ok
+
+
+@pytest.mark.parametrize("nanos", [0, 1_764_374_400_000_000_000, 1_764_374_400_999_999_999, 1_764_374_401_000_999_999,
+                                   1_893_455_999_123_456_789])
+def test_recorded_at_is_utc_iso_time_to_the_millisecond(monkeypatch: pytest.MonkeyPatch, nanos: int) -> None:
+    """`now_text` formats the second once and adds the milliseconds: the same text as datetime's own isoformat, at a
+    second's edges too, and a new second is formatted anew."""
+    monkeypatch.setattr(handlog_module.time, "time_ns", lambda: nanos)
+    expected = (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=nanos // 1000)).isoformat(
+        timespec="milliseconds")
+    assert handlog_module.now_text() == expected
+    monkeypatch.setattr(handlog_module.time, "time_ns", lambda: nanos + 1_000_000_000)
+    assert handlog_module.now_text()[:19] == (datetime.fromisoformat(expected) + timedelta(seconds=1)).isoformat()[:19]

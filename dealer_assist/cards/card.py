@@ -84,7 +84,9 @@ class Card:
         return (self.rank.value - 1) * 4 + self.suit.order
 
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.value
+        # Not rank.symbol + suit.value: an enum's `value` property costs a microsecond, and the hand log writes
+        # every card it records through here.
+        return _RANK_SYMBOLS[self.rank - 1] + self.suit._value_
 
     def __repr__(self) -> str:
         return f"Card({self})"

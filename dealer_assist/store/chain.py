@@ -122,8 +122,8 @@ class Anchor:
 _MAGIC_V1 = "dealer-assist-chain-head v1"   # before signing keys: no signature field
 _MAGIC = "dealer-assist-chain-head v2"
 _UNSIGNED = "-" * 64
-# Fixed width, so each rewrite is one pwrite of the same length over the old text.
-_LINE = "{magic} {b_seq:020d} {b_hash} {a_seq:020d} {a_hash} {mac}\n"
+# Fixed width, so each rewrite is one pwrite of the same length over the old text:
+# "MAGIC BEFORE_SEQ BEFORE_HASH AFTER_SEQ AFTER_HASH MAC", each seq as 20 digits.
 _LINE_BYTES = len(_MAGIC) + 1 + 20 + 1 + 64 + 1 + 20 + 1 + 64 + 1 + 64 + 1
 
 
@@ -135,9 +135,8 @@ def anchor_path(db_path: Path) -> Path:
 def encode_anchor(anchor: Anchor, key: bytes | None = None) -> bytes:
     """The fixed-width line written to the anchor file, signed with `key` when one is given."""
     mac = sign_head(key, anchor.signed_text) if key is not None else _UNSIGNED
-    text = _LINE.format(magic=_MAGIC, b_seq=anchor.before.seq, b_hash=anchor.before.hash,
-                        a_seq=anchor.after.seq, a_hash=anchor.after.hash, mac=mac)
-    data = text.encode()
+    before, after = anchor.before, anchor.after
+    data = f"{_MAGIC} {before.seq:020d} {before.hash} {after.seq:020d} {after.hash} {mac}\n".encode()
     assert len(data) == _LINE_BYTES
     return data
 

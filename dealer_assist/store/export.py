@@ -16,6 +16,7 @@ from dataclasses import asdict
 from typing import Any, NamedTuple
 
 from dealer_assist.store.chain import canonical_json
+from dealer_assist.store.queries import hand_events_where
 from dealer_assist.store.records import (
     HandStory,
     StoredAction,
@@ -58,8 +59,9 @@ def chain_links(conn: sqlite3.Connection, hand_id: int) -> dict[int, ChainLink]:
     links = {int(seq): ChainLink(str(prev), str(digest)) for seq, prev, digest in conn.execute(
         "SELECT seq, prev, hash FROM hands WHERE id = ?", (hand_id,))}
     for table in HAND_TABLES:
+        where, params = hand_events_where(conn, hand_id) if table == "events" else ("hand_id = ?", (hand_id,))
         links.update({int(seq): ChainLink(str(prev), str(digest)) for seq, prev, digest in conn.execute(
-            f'SELECT seq, prev, hash FROM "{table}" WHERE hand_id = ?', (hand_id,))})
+            f'SELECT seq, prev, hash FROM "{table}" WHERE {where}', params)})
     return links
 
 

@@ -24,6 +24,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -47,7 +48,6 @@ from dealer_assist.store.chain import (
     canonical_json,
     normalise,
     read_anchor,
-    row_hash,
 )
 from dealer_assist.store.jsonable import award_sentences, to_jsonable
 from dealer_assist.store.log_key import KEY_ENV, load_key
@@ -90,9 +90,18 @@ def _locked(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
+_second_text: tuple[int, str] = (-1, "")
+
+
 def now_text() -> str:
-    """UTC wall-clock time to the millisecond: when a row was written (cheap enough for every event)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """UTC wall-clock time to the millisecond: when a row was written. The same text as
+    `datetime.now(UTC).isoformat(timespec="milliseconds")`; the date and time up to the second are formatted once a
+    second, since every event pays for this."""
+    global _second_text
+    second, nanos = divmod(time.time_ns(), 1_000_000_000)
+    if second != _second_text[0]:
+        _second_text = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{_second_text[1]}.{nanos // 1_000_000:03d}+00:00"
 
 
 def local_text(when: datetime | None) -> str:
@@ -162,7 +171,6 @@ class HandLog:
         self._anchor = anchor
         self._durability = durability
         self._in_txn = False
-        self._names: dict[str, list[str]] = {}
         self._data_columns: dict[str, list[tuple[str, str, type]]] = {}
         self._column_set: dict[str, frozenset[str]] = {}
         self._insert_sql: dict[str, str] = {}
@@ -268,11 +276,10 @@ class HandLog:
             info = self.conn.execute(f'PRAGMA table_info("{table}")').fetchall()
             if not info:
                 raise DealerAssistError(f"the hand log {self.path} has no {table} table; run `log verify`")
-            names = [row[1] for row in info]
-            self._names[table] = names
             self._data_columns[table] = [(row[1], row[2].upper(), PYTHON_TYPES.get(row[2].upper(), object))
                                          for row in info if row[1] not in _AUTO]
-            self._column_set[table] = frozenset(names)
+            names = ["id", "seq", "prev", "recorded_at", *(c[0] for c in self._data_columns[table]), "hash"]
+            self._column_set[table] = frozenset(row[1] for row in info)
             marks = ", ".join("?" for _ in names)
             cols = ", ".join(f'"{n}"' for n in names)
             self._insert_sql[table] = f'INSERT INTO "{table}" ({cols}) VALUES ({marks})'
@@ -390,28 +397,34 @@ class HandLog:
             yield self
 
     def _row(self, table: str, values: Mapping[str, Any]) -> tuple[list[Any], RecordRef]:
-        """The next chained row of `table` as INSERT parameters, and where it will stand in the chain."""
+        """The next chained row of `table` as INSERT parameters (in `_insert_sql` order), and where it will stand in the
+        chain. Its hash is `chain.row_hash` of the row, computed from the non-NULL columns as they are gathered."""
         head = self._head
-        row: dict[str, Any] = {"id": self._next_id[table], "seq": head.seq + 1, "prev": head.hash,
-                               "recorded_at": now_text()}
+        ident, seq, recorded = self._next_id[table], head.seq + 1, now_text()
+        params: list[Any] = [ident, seq, head.hash, recorded]
+        content: dict[str, Any] = {"@table": table, "id": ident, "seq": seq, "prev": head.hash, "recorded_at": recorded}
         for name, sql_type, python_type in self._data_columns[table]:
             value = values.get(name)
-            row[name] = value if value is None or type(value) is python_type else normalise(value, sql_type)
+            if value is not None:
+                if type(value) is not python_type:
+                    value = normalise(value, sql_type)
+                content[name] = value
+            params.append(value)
         if not values.keys() <= self._column_set[table]:
-            raise DealerAssistError(f"the {table} table has no column {sorted(set(values) - set(row))}")
-        digest = row_hash(head.hash, table, row)
-        row["hash"] = digest
-        return [row[name] for name in self._names[table]], RecordRef(table, row["id"], row["seq"], digest)
+            raise DealerAssistError(f"the {table} table has no column {sorted(set(values) - self._column_set[table])}")
+        digest = hashlib.sha256((head.hash + canonical_json(content)).encode()).hexdigest()
+        params.append(digest)
+        return params, RecordRef(table, ident, seq, digest)
 
-    def _insert(self, ref: RecordRef, params: list[Any]) -> RecordRef:
-        """Execute the row's INSERT and move the caches past it."""
+    def _insert(self, ref: RecordRef, params: list[Any], after: ChainHead | None = None) -> RecordRef:
+        """Execute the row's INSERT and move the caches past it (`after`: the new head, when made already)."""
         try:
             self.conn.execute(self._insert_sql[ref.table], params)
         except sqlite3.IntegrityError as exc:
             raise DealerAssistError(f"could not append to {ref.table}: {exc} (was the log changed by another "
                                     "program while recording? run `dealer-assist log verify`)") from None
         self._next_id[ref.table] += 1
-        self._head = ChainHead(ref.seq, ref.hash)
+        self._head = after or ChainHead(ref.seq, ref.hash)
         return ref
 
     def _append(self, table: str, values: Mapping[str, Any]) -> RecordRef:
@@ -430,8 +443,9 @@ class HandLog:
         if self._anchor is None:
             raise DealerAssistError(f"the hand log {self.path} is open read-only")
         params, ref = self._row(table, values)
-        self._anchor.write(Anchor(self._head, ChainHead(ref.seq, ref.hash)), sync=self._durability == "power")
-        return self._insert(ref, params)
+        after = ChainHead(ref.seq, ref.hash)
+        self._anchor.write(Anchor(self._head, after), sync=self._durability == "power")
+        return self._insert(ref, params, after)
 
     def _require_hand(self, hand_id: int, *, open_: bool) -> None:
         """A clear error for a read-only log, a hand that does not exist or (when `open_`) has already ended."""
@@ -506,6 +520,8 @@ class HandLog:
             _rules_text(house_rules), "seats": canonical_json(seats), "started_at": when, "t": t,
             "camera": None if camera is None else int(bool(camera)),
         }
+        if "first_event" in self._column_set["hands"]:  # a log left before migration m003 is written as it was
+            values["first_event"] = self._next_id["events"]
         hand_id = self._write("hands", values).id
         self._open_hands.add(hand_id)
         return hand_id
@@ -533,8 +549,10 @@ class HandLog:
 
     def _end(self, hand_id: int, status: str, reason: str | None, t: float | None) -> RecordRef:
         """Append the hand's end row (inside a transaction) and forget it as open."""
-        ref = self._append("hand_ends", {"hand_id": hand_id, "status": status, "reason": reason,
-                                         "ended_at": now_text(), "t": t})
+        values = {"hand_id": hand_id, "status": status, "reason": reason, "ended_at": now_text(), "t": t}
+        if "last_event" in self._column_set["hand_ends"]:
+            values["last_event"] = self._next_id["events"] - 1
+        ref = self._append("hand_ends", values)
         self._open_hands.discard(hand_id)
         return ref
 

@@ -92,7 +92,35 @@ def m002_hand_camera(db: Database) -> None:
     db.execute("ALTER TABLE hands ADD COLUMN camera INTEGER")
 
 
-def apply_migrations(conn: sqlite3.Connection) -> None:
-    """Apply the pending migrations, each in its own transaction, recorded in `_sqlite_migrations`."""
+_EVENTS_BY_HAND = f'ix_events_{_V1_INDEXES.index("events(hand_id)")}'
+
+# Each hand's events: by the hand's bounds where it has them (a range of event ids, SQLite's rowid), by `hand_id`
+# alone for a hand recorded before them. SQLite carries `hand_id = ?` over to the hand's row, so
+# `SELECT * FROM hand_events WHERE hand_id = ?` reads one range.
+_HAND_EVENTS_VIEW = """
+CREATE VIEW hand_events AS
+SELECT ev.* FROM hands h
+LEFT JOIN hand_ends e ON e.hand_id = h.id
+JOIN events ev ON ev.hand_id = h.id
+    AND ev.id BETWEEN coalesce(h.first_event, 0) AND coalesce(e.last_event, 9223372036854775807)
+"""
+
+
+@migrations()
+def m003_hand_event_bounds(db: Database) -> None:
+    """`hands.first_event` and `hand_ends.last_event`: the first event id the hand could have and the last one when it
+    ended, so a hand's events are read as a range of ids and a new log keeps no index on `events.hand_id` (one b-tree
+    fewer to write with every event). A log that already has hands keeps that index for them (their bounds are NULL;
+    their rows and hashes are unchanged). The `hand_events` view reads either way."""
+    db.execute("ALTER TABLE hands ADD COLUMN first_event INTEGER")
+    db.execute("ALTER TABLE hand_ends ADD COLUMN last_event INTEGER")
+    if db.execute("SELECT 1 FROM hands LIMIT 1").fetchone() is None:
+        db.execute(f'DROP INDEX "{_EVENTS_BY_HAND}"')
+    db.execute(_HAND_EVENTS_VIEW)
+
+
+def apply_migrations(conn: sqlite3.Connection, *, stop_before: str | None = None) -> None:
+    """Apply the pending migrations, each in its own transaction, recorded in `_sqlite_migrations` (`stop_before`: the
+    first one not to apply, to make a log as an older version left it)."""
     assert [m.name for m in migrations._migrations] == list(MIGRATION_NAMES), "keep schema.MIGRATION_NAMES in step"
-    migrations.apply(Database(conn, execute_plugins=False))
+    migrations.apply(Database(conn, execute_plugins=False), stop_before=stop_before)

@@ -149,6 +149,20 @@ def _rows(conn: sqlite3.Connection, table: str, hand_id: int) -> list[dict[str, 
     return _rows_where(conn, table, "hand_id", hand_id)
 
 
+def hand_events_where(conn: sqlite3.Connection, hand_id: int) -> tuple[str, tuple[int, ...]]:
+    """The WHERE clause (and its parameters) that finds one hand's rows in `events`: the ids between the hand's
+    bounds that are its own, since a new log has no index on `events.hand_id` (migration m003); by `hand_id` alone
+    for a hand recorded before its bounds. A hand still open reads to the end of the table."""
+    bounded = conn.execute("SELECT 1 FROM pragma_table_info('hands') WHERE name = 'first_event'").fetchone()
+    row = conn.execute("SELECT first_event FROM hands WHERE id = ?", (hand_id,)).fetchone() if bounded else None
+    first = row[0] if row else None
+    if first is None:
+        return "hand_id = ?", (hand_id,)
+    end = conn.execute("SELECT last_event FROM hand_ends WHERE hand_id = ?", (hand_id,)).fetchone()
+    last = MAX_ID if end is None or end[0] is None else end[0]
+    return "id BETWEEN ? AND ? AND hand_id = ?", (first, last, hand_id)
+
+
 def _rows_where(conn: sqlite3.Connection, table: str, column: str, value: int) -> list[dict[str, Any]]:
     cur = conn.execute(f'SELECT * FROM "{table}" WHERE {column} = ? ORDER BY seq', (value,))
     names = [d[0] for d in cur.description]
@@ -163,7 +177,10 @@ def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
     row = _rows_where(conn, "hands", "id", hand_id)[0]  # SELECT *: an older log has no `camera` column
     seq, rules, t, camera = row["seq"], row["house_rules"], row["t"], row.get("camera")
     records: list[StoredRecord] = []
-    for r in _rows(conn, "events", hand_id):
+    where, params = hand_events_where(conn, hand_id)
+    cur = conn.execute(f'SELECT * FROM "events" WHERE {where} ORDER BY id', params)
+    names = [d[0] for d in cur.description]
+    for r in (dict(zip(names, values, strict=True)) for values in cur):
         records.append(StoredEvent(r["id"], r["seq"], r["recorded_at"], event_from_dict(json.loads(r["payload"]))))
     for r in _rows(conn, "actions", hand_id):
         records.append(StoredAction(r["id"], r["seq"], r["recorded_at"], r["seat"], r["action"], r["amount"],
