@@ -347,15 +347,26 @@ def test_a_signed_log_takes_the_floors_reads_with_its_key(unread_logs: dict[tupl
 
 def test_each_seats_latest_read_stands_and_a_bad_one_leaves_the_award_before(
         unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
-    """The floor corrects itself: a later read of a seat replaces its earlier one, shown or mucked. A read that leaves
-    a hand unknown (six cards for a four-card game) makes no award, says so, and the floor's award before stands."""
+    """The floor corrects itself: a later read of a seat replaces its earlier one, shown or mucked. A read that is
+    not a whole hand is refused and writes nothing; one the referee cannot award on (a card the floor read in
+    another seat's hand before) makes no award, says so, and the floor's award before stands."""
     sim = _sim("badugi-limit", 2)
     path = _copy(unread_logs[("badugi-limit", 2)], tmp_path)
     assert shown(path, *_shows(sim)).exit_code == 0
     winner = max(_true_totals(sim).items(), key=lambda kv: kv[1])[0]
     won = floor_totals(path)
-    bad = shown(path, f"{winner}:As 8d 2c 3h 4h 5h")
-    assert bad.exit_code == 0 and "no award: " in bad.output and "the award recorded before still stands" in bad.output
+    count = len(corrections(path))
+    for cards in ("As 8d 2c 3h 4h 5h", "As 8d 2c"):
+        long = shown(path, f"{winner}:{cards}")
+        assert long.exit_code != 0 and len(long.output.strip().splitlines()) == 1, long.output
+        assert f"seat {winner}'s hand is given as {len(cards.split())} cards; a Badugi hand is 4 cards" in long.output
+    assert len(corrections(path)) == count
+    theirs = next(e for e in _shows(sim) if str(e.seat) != winner)
+    used = {c for e in _shows(sim) for c in e.cards}
+    spare = [c for c in parse_cards("Ac Ad Ah As 2c 2d 2h 2s 3c 3d 3h 3s Kc Kd Kh Ks") if c not in used][:3]
+    clash = shown(path, f"{winner}:{' '.join(map(str, (theirs.cards[0], *spare)))}")
+    assert clash.exit_code == 0 and "no award: " in clash.output, clash.output
+    assert "the award recorded before still stands" in clash.output
     assert floor_totals(path) == won and len(corrections(path, "award")) == 1
     mine = next(e for e in _shows(sim) if str(e.seat) == winner)
     again = shown(path, mine)                        # read right again: the award the true reads give

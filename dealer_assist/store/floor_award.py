@@ -19,7 +19,14 @@ from dealer_assist.cards import Card, parse_cards
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.jsonable import award_sentences
-from dealer_assist.store.recheck import Replay, award_values, flag_values, floor_corrections, referee_again
+from dealer_assist.store.recheck import (
+    Replay,
+    award_values,
+    flag_values,
+    floor_corrections,
+    referee_again,
+    table_config,
+)
 from dealer_assist.store.records import CorrectionKind, HandStory, StoredAward, StoredCorrection, StoredFlag
 
 
@@ -154,14 +161,29 @@ def parse_shown(text: str, what: str = "shown hand") -> tuple[int, tuple[Card, .
     return int(seat_text), parse_cards(cards_text)
 
 
+def _check_hand_sizes(story: HandStory, reads: FloorReads) -> None:
+    """Refuse a read that is not a whole hand (4 cards in Badugi, 5 in Badacey) before anything is written: a hand
+    read short or long would be recorded only to be turned down by the referee."""
+    try:
+        rules = table_config(story).rules
+    except DealerAssistError:  # no house rules recorded: awarding again says so
+        return
+    for seat, cards in reads.shown:
+        if len(cards) != rules.hand_size:
+            raise DealerAssistError(f"seat {seat}'s hand is given as {len(cards)} card{'s' * (len(cards) != 1)}; a "
+                                    f"{rules.game.capitalize()} hand is {rules.hand_size} cards, give all of them")
+
+
 def record_floor_reads(log: HandLog, hand_id: int, reads: FloorReads, *, by: str,
                        reason: str) -> tuple[list[str], FloorAward]:
     """Record the floor's reads of an ended hand in one batch (a bad seat, card or event writes none), then award the
     hand again (`record_floor_award`); returns one line per correction recorded and the award."""
     reads.check()
-    if log.story(hand_id).end is None:
+    story = log.story(hand_id)
+    if story.end is None:
         raise DealerAssistError(f"hand {hand_id} has not ended; a hand still being played is keyed in at the table "
                                 "(Live: Shown hand)")
+    _check_hand_sizes(story, reads)
     # (kind, data, the event it targets, what it says)
     floor: list[tuple[CorrectionKind, dict[str, Any], int | None, str]] = [
         ("shown_hand", {"seat": seat, "cards": " ".join(map(str, cards))}, None,
