@@ -788,3 +788,50 @@ def test_a_hand_turned_up_unread_and_gathered_before_the_hint_catches_up_is_a_sh
 
     assert hand(showdown_known=True) == [("shown", 1, ""), ("gathered", None)]
     assert hand(showdown_known=False) == [("folded", 1), ("gathered", None)]
+
+
+def flicker(table: ScriptedTable, seat: int, frames: int) -> ScriptedTable:
+    """A card flying over `seat`'s zone to another seat: one back more there every other frame."""
+    backs = table._seats[seat - 1].backs
+    for k in range(frames):
+        table.miscount(seat, backs + (k % 2 == 0)).hold(1 / table.fps)
+    return table.miscount(seat, backs)
+
+
+def test_zone_smoother_an_arrival_in_a_draw_must_be_seen_in_two_frames_running() -> None:
+    """Seen every other frame (a card flying over the zone) an arrival is let in by `max_gap` outside a draw, and
+    not while cards are pitched across the table; a card that lands and stays comes in either way, stamped when it
+    landed."""
+    def commits(views: list[int], fly_over: bool) -> list[tuple[int, int, int]]:
+        z = ZoneSmoother(TrackerConfig(), ZoneView(3))
+        out = []
+        for i, n in enumerate(views):
+            out += z.update(i / 15.0, i, ZoneView(n), fly_over=fly_over)
+        return [(c.old.count, c.new.count, c.start.frame) for c in out]
+
+    flying = [3, 3, 4, 3, 4, 3, 4, 3, 3, 3, 3, 3, 3, 3]
+    assert commits(flying, fly_over=False) == [(3, 4, 2)]
+    assert commits(flying, fly_over=True) == []
+    landing = [3, 3, 4, 3, 4, 4, 4, 4, 4, 4]
+    assert commits(landing, fly_over=True) == [(3, 4, 2)]
+
+
+def test_a_replacement_flying_over_a_seat_in_the_draw_is_not_its_replacement() -> None:
+    """Seat 4 has discarded and waits; seat 6's replacements fly over seat 4's zone. With the referee's hint saying
+    a draw is on, seat 4 keeps its discard and gets its own replacement when it lands; the card flying past was
+    taken for seat 4's discarded card coming back (no discard, no replacement), or for its replacement out of
+    turn."""
+    t = ScriptedTable(6, 15.0).hold(0.5)
+    deal_round(t, [4, 6], 4).hold(1.0)
+    t.discard(6, 2).hold(1.0).discard(4, 1).hold(1.5)
+    t.deal(6).hold(0.3)
+    flicker(t, 4, 5).hold(0.1).deal(6).hold(0.6)
+    landed = t.frame
+    t.deal(4).hold(2.0)
+    tracker = Tracker(6)
+    tracker.set_hint(PhaseHint("draw"))
+    events = run(t, tracker)
+    replaced = [(getattr(e, "seat", None), e.frame) for _, e in events if e.kind == "replaced"]
+    assert [seat for seat, _ in replaced] == [6, 6, 4], replaced
+    assert replaced[-1][1] == landed
+    assert ("discarded", 4, 1) in summary(events)   # not taken back by the card flying past

@@ -16,7 +16,9 @@ they were seen going.
 Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
 - cards arriving at a seat: `CardDealt`, or `CardReplaced` once the deal is over and that seat has discarded
   this hand (a card to a seat that did not discard is dealt: in the draw, the referee flags it);
-  a card arriving face up also gives `CardExposed`.
+  a card arriving face up also gives `CardExposed`. While the hint has a draw on, an arrival must be seen in two
+  frames running (up to `max_gap` odd frames are let in otherwise): a replacement pitched to another seat that
+  flies over this one shows in it only every other frame, and would be a replacement out of turn here.
 - a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
   says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box),
   or that the seat was done drawing in the draw under way (`drawn`).
@@ -61,6 +63,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import DealerAssistError
@@ -153,6 +156,7 @@ class Entry:
     t: float
     frame: int
     view: ZoneView
+    after_odd: bool = False    # the frame before it was odd (the stable view, or another change's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +188,7 @@ class ZoneSmoother:
         self._gap = 0
         self._loose_t = self._muck_t = float("-inf")
         self._now = float("-inf")
+        self._fly_over = False
         self._seen_in: float | None = None   # the start of the change whose cards were seen going in time
 
     def _empty_hold(self) -> float:
@@ -235,14 +240,17 @@ class ZoneSmoother:
         return bool(self._run) and self._side(self._run[-1].view) > 0
 
     def update(self, t: float, frame: int, view: ZoneView, loose_t: float = float("-inf"),
-               muck_t: float = float("-inf")) -> list[Commit]:
+               muck_t: float = float("-inf"), fly_over: bool = False) -> list[Commit]:
         """Feed one frame's view; returns the commits it completed (usually none).
 
         `loose_t` is the last time cards were seen loose beside this zone, `muck_t` the last time the muck
         grew that may be this zone's doing; without either, cards that merely vanished (a hand resting
-        over them) must stay gone for `vanish_s` before they count as gone.
+        over them) must stay gone for `vanish_s` before they count as gone. `fly_over`: cards are being pitched
+        across the table (a draw's replacements), so a card arriving must be seen in two frames running: one
+        flying over the zone to another seat shows in it only every other frame.
         """
         self._loose_t, self._muck_t, self._now = loose_t, muck_t, t
+        self._fly_over = fly_over
         self._note_evidence()
         if view == self.stable:
             if self._run:
@@ -255,8 +263,9 @@ class ZoneSmoother:
             if self._gap <= self.config.max_gap:
                 return self._try_commit(t)          # one odd frame inside a change: ignored
             self._run = []                          # the change turned around: start over here
+        odd = self._gap > 0
         self._gap = 0
-        self._run.append(Entry(t, frame, view))
+        self._run.append(Entry(t, frame, view, odd))
         return self._try_commit(t)
 
     def _latest_steady(self, whole: bool = False) -> int:
@@ -345,6 +354,9 @@ class ZoneSmoother:
             seen = sum(e.view == target for e in run)
             if seen < cfg.min_frames or seen * 2 < len(run):
                 return []                           # odd frames that merely differ from each other
+            if side > 0 and self._fly_over and not any(a.view == target == b.view and not b.after_odd
+                                                       for a, b in pairwise(run)):
+                return []                           # never in two frames running: a card flying over the zone
         floor = self._floor() if side < 0 else None
         if floor is not None and run[floor[0]].view.count < target.count and now - run[0].t + _EPS >= self._leave_s():
             i = floor[0]                            # cards left, then others came: commit the leaving first
@@ -600,7 +612,7 @@ class Tracker:
         commits: list[tuple[int, Commit]] = []
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
-                                                             self._muck_t[number - 1])]
+                                                             self._muck_t[number - 1], self._hint.phase == "draw")]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
