@@ -8,6 +8,7 @@ supervisor's copy, a file only the recording account can read), or it proves not
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -70,9 +71,18 @@ def write_new_key(path: Path) -> None:
         out.write(secrets.token_hex(KEY_BYTES) + "\n")
 
 
+@functools.lru_cache(maxsize=4)
+def _keyed(key: bytes) -> hmac.HMAC:
+    """The HMAC with the key taken in, copied for each head signed: half the cost of taking the key in again for
+    every event a signed log records."""
+    return hmac.new(key, digestmod=hashlib.sha256)
+
+
 def sign_head(key: bytes, text: str) -> str:
     """HMAC-SHA256 of the anchor's chain points, in hex."""
-    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+    mac = _keyed(key).copy()
+    mac.update(text.encode())
+    return mac.hexdigest()
 
 
 def signature_matches(key: bytes, text: str, mac: str) -> bool:
