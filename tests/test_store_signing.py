@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import sqlite3
 import stat
 from pathlib import Path
@@ -14,7 +16,7 @@ from dealer_assist.cli import cli
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import HandLog, VerifyReport
 from dealer_assist.store.chain import GENESIS, Anchor, ChainHead, anchor_path, encode_anchor, read_anchor, row_hash
-from dealer_assist.store.log_key import KEY_ENV, read_key, write_new_key
+from dealer_assist.store.log_key import KEY_ENV, read_key, sign_head, write_new_key
 from dealer_assist.store.schema import CHAINED_TABLES
 
 
@@ -144,3 +146,13 @@ def test_key_files(tmp_path: Path) -> None:
     missing = runner.invoke(cli, ["log", "sign", "--log", str(tmp_path / "x.sqlite"), "--key-file",
                                   str(tmp_path / "none.key")])
     assert missing.exit_code == 2 and "does not exist; make one with" in missing.output
+
+
+def test_the_head_is_signed_with_hmac_sha256_of_its_key() -> None:
+    """RFC 4231's test case 2, and a second key after it: the template kept per key signs as HMAC-SHA256 itself does,
+    so heads signed by earlier versions still check."""
+    assert sign_head(b"Jefe", "what do ya want for nothing?") == \
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    other = bytes(range(32))
+    assert sign_head(other, "1:ab 2:cd") == hmac.new(other, b"1:ab 2:cd", hashlib.sha256).hexdigest()
+    assert sign_head(b"Jefe", "what do ya want for nothing?") != sign_head(other, "what do ya want for nothing?")
