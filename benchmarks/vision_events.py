@@ -36,6 +36,8 @@ the floor keys in what a reviewer of the video would (`log correct`'s path, `sto
 (`shows`), also every seat that mucked at the showdown (`mucks`), also strikes each card event the tracker invented
 (`strike`: no truth card of that seat within 2 s). onnx_floor_awards_right / _wrong / _none: the floor's award (or the
 camera's, where keying changes nothing) against the true events'.
+`--verbose` also lists the missed and extra events and, for each whole ONNX video, the referee's flags no injected
+error explains.
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
 felt carries; `scene.random_print`): no event may come of them.
 
@@ -212,6 +214,18 @@ def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, 
     return sum(want.values()), raised, sum(got.values()) - raised, unread
 
 
+def unexplained_flags(sim: SimulatedTable, referee: Referee) -> list[str]:
+    """The referee's flags no injected error explains (`flag_outcome`'s "other"), a line each, for `--verbose`."""
+    want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
+    lines = []
+    for f in (f for h in referee.hands for f in h.flags):
+        if want[(f.kind.value, f.seat)] > 0:
+            want[(f.kind.value, f.seat)] -= 1
+        else:
+            lines.append(f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
+    return lines
+
+
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
     s = summarise(videos)
     print(f"{prefix}_videos: {len(videos)}")
@@ -338,6 +352,9 @@ def main() -> None:
                 loops[0].finish(video.frames / sim.fps)
                 outcomes.append(award_outcome(sim, loops[0].referee))
                 flag_counts.append(flag_outcome(sim, loops[0].referee))
+                if args.verbose:
+                    for line in unexplained_flags(sim, loops[0].referee):
+                        print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: {line}")
                 if logs:
                     floor.append(floor_outcome(sim, logs[0], video, args.floor_award))
             for log in logs or ():
