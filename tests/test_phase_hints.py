@@ -228,6 +228,8 @@ def test_referee_loop_gives_the_tracker_the_referees_phase() -> None:
     assert all(not h.owed for _, h in seen if h.phase != "draw")
     fold_t = s.items[-1].t
     assert all(h.folded == set() for now, h in seen if now - 2.0 < fold_t)
+    # the seats dealt in, once past the deal (a card arriving at any other is a stray, `TrackerConfig.stray_hold_s`)
+    assert all(h.seated == {1, 2, 3} for _, h in seen if h.phase != "deal")
     assert loop.finish(end) == [] and loop.referee.run is None
 
 

@@ -835,3 +835,91 @@ def test_a_replacement_flying_over_a_seat_in_the_draw_is_not_its_replacement() -
     assert [seat for seat, _ in replaced] == [6, 6, 4], replaced
     assert replaced[-1][1] == landed
     assert ("discarded", 4, 1) in summary(events)   # not taken back by the card flying past
+
+
+def _pattern_commits(start: int, views: list[int], flicker: bool, fps: float = 15.0,
+                     loose_t: float = float("-inf")) -> list[tuple[int, int, int]]:
+    """(old count, new count, first frame) of each commit of a seat's smoother fed `views` from `start` backs
+    (`loose_t`: when cards were seen loose beside it)."""
+    z = ZoneSmoother(TrackerConfig(), ZoneView(start), flicker=flicker)
+    out = []
+    for i, n in enumerate(views):
+        out += z.update(i / fps, i, ZoneView(n), loose_t=loose_t)
+    return [(c.old.count, c.new.count, c.start.frame) for c in out]
+
+
+def test_zone_smoother_a_seat_whose_count_flickers_up_needs_a_landing_to_hold() -> None:
+    """A squared pile of 4 the detector reads as 5 in one frame of six (one box split in two; seat 2 of badugi-limit
+    seed 2 at 720p, frames 106 to 165, as the shipped detector counts them): single frames of 5 come to nothing,
+    and a burst of 5s with 4s among them (which `max_gap` lets in) made a dealt card, a misdeal flag on a clean
+    hand. A seat's smoother that showed more cards than it holds in enough of its recent frames wants a card landing
+    to be seen in every frame for `flicker_hold_s`: the burst makes nothing, a card that lands and stays still comes
+    in, stamped when it landed. The muck's smoother (flicker=False) is as before."""
+    seen = [4, 4, 4, 4, 5, 4, 5, 4, 4, 5, 4, 4, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 4, 4, 4, 5, 5,
+            4, 5, 5, 4, 5, 4, 4, 5, 4, 5, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    assert _pattern_commits(4, seen, flicker=False) == [(4, 5, 33)]
+    assert _pattern_commits(4, seen, flicker=True) == []
+    assert _pattern_commits(4, seen + [5] * 8, flicker=True) == [(4, 5, len(seen))]
+    # A seat that read right until then takes a card in `arrive_s` (the 300 ms budget), bursts and all: the
+    # burst alone, and the burst after a stray frame of 5 now and then.
+    assert _pattern_commits(4, [4] * 20 + seen[33:40], flicker=True) == [(4, 5, 20)]
+    assert _pattern_commits(4, [4, 4, 5] + [4] * 40 + seen[33:40], flicker=True) == [(4, 5, 43)]
+
+
+def test_zone_smoother_a_discard_whose_count_flickers_as_it_settles_gets_no_replacement_from_it() -> None:
+    """Five cards, three discarded (seen going): the two left flicker to three while the discard settles and go on
+    flickering after (seat 4 of badacey-limit-triple seed 2 at 720p, frames 236 to 300). That flicker made a
+    replacement, out of turn; now only the replacement that lands and stays does."""
+    seen = [5, 5, 5, 5, 4, 3, 3, 2, 2, 3, 2, 2, 3, 3, 2, 2, 2, 2, 2, 3, 2, 3, 3, 2, 3, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2,
+            2, 2, 2, 2, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 2, 3, 2, 3, 2, 2, 3, 3, 2, 3, 3, 2, 3, 2, 2]
+    went = 4 / 15.0
+    assert [c[:2] for c in _pattern_commits(5, seen, flicker=False, loose_t=went)] == [(5, 2), (2, 3)]
+    assert [c[:2] for c in _pattern_commits(5, seen, flicker=True, loose_t=went)] == [(5, 2)]
+    assert _pattern_commits(5, seen + [3] * 8, flicker=True, loose_t=went)[1] == (2, 3, len(seen))
+
+
+def test_a_seat_flickering_one_back_over_after_the_deal_is_not_dealt_a_fifth_card() -> None:
+    """Tracker end to end: as its fourth card lands, the detector reads seat 2's four backs as five in one frame of
+    four, then in a burst (as in badugi-limit seed 2 at 720p); no fifth card is dealt there (it was: a misdeal
+    flag), and the draw that follows is read as before."""
+    t = ScriptedTable(6, 15.0).button(1).hold(1.0)
+    deal_round(t, [2, 4], 3)
+    t.deal(2).hold(GAP).deal(4)
+    for n in [4, 4, 4, 5] * 6 + [5, 5, 4, 5, 5, 4, 5, 4, 4, 5, 4, 5, 4, 4]:
+        t.miscount(2, n).hold(1 / t.fps)
+    t.miscount(2, 4).hold(1.5)
+    t.discard(2, 1).hold(1.0).deal(2).hold(2.0)
+    events = summary(run(t))
+    assert events.count(("dealt", 2)) == 4, events
+    assert ("discarded", 2, 1) in events and ("replaced", 2) in events
+
+
+def test_a_back_seen_briefly_at_a_seat_out_of_the_hand_is_no_card_pitched_there() -> None:
+    """Past the deal, a player's hand taken for a back for four frames at an empty seat (seat 7 of badugi-limit
+    seed 16 at 720p) made a card dealt there and then discarded: two warnings on a clean hand. With the referee's
+    hint naming the seats dealt in, a seat out of the hand (never dealt in, or folded) takes a card only once it is
+    seen there in every frame for `stray_hold_s`; a card that stays is still reported, stamped when it landed; and
+    with no seats named, or in the deal, the brief one counts as before."""
+    def table() -> ScriptedTable:
+        t = ScriptedTable(8, 15.0).button(1).hold(0.5)
+        return deal_round(t, [2, 4], 4).hold(1.0)
+
+    def events(brief: bool, hint: PhaseHint | None) -> list[tuple[Any, ...]]:
+        t = table()
+        t.deal(7).hold(4 / 15.0)
+        if brief:
+            t.set(7, 0)
+        t.hold(3.0)
+        tracker = Tracker(8)
+        if hint is not None:
+            tracker.set_hint(hint)
+        return [(e.kind, getattr(e, "seat", None), e.frame) for _, e in run(t, tracker)]
+
+    landed = table().frame
+    betting = PhaseHint("betting", seated=frozenset({2, 4}))
+    assert not [e for e in events(True, betting) if e[1] == 7]
+    assert ("dealt", 7, landed) in events(False, betting)
+    folded = PhaseHint("betting", folded=frozenset({7}), seated=frozenset({2, 4, 7}))
+    assert not [e for e in events(True, folded) if e[1] == 7]
+    assert ("dealt", 7, landed) in events(True, PhaseHint("betting"))
+    assert ("dealt", 7, landed) in events(True, PhaseHint("deal", seated=frozenset({2, 4})))

@@ -59,11 +59,12 @@ class RefereeLoop:
 
     def tell(self, as_of: float | None) -> None:
         """Give the tracker the referee's phase, folded seats, the seats whose draw may be under way, those done
-        drawing in this draw and those still owed replacements, as of video time `as_of` (None: now)."""
+        drawing in this draw, those still owed replacements and those dealt in, as of video time `as_of` (None:
+        now)."""
         if self.tracker is not None:
             ref = self.referee
             self.tracker.set_hint(PhaseHint(ref.vision_phase, as_of, ref.folded_seats, ref.drawing_seats,
-                                            ref.drawn_seats, ref.owed_seats))
+                                            ref.drawn_seats, ref.owed_seats, ref.seated_seats))
 
     def drain(self) -> list[Output]:
         """The source ended: feed everything still held (the referee stays open)."""

@@ -137,6 +137,11 @@ class Referee:
         return self.run.drawn_seats if self.run is not None else frozenset()
 
     @property
+    def seated_seats(self) -> frozenset[int]:
+        """Seats dealt into the hand in progress (for the tracker: a card arriving anywhere else is a stray)."""
+        return frozenset(self.run.hand.index_of) if self.run is not None else frozenset()
+
+    @property
     def owed_seats(self) -> frozenset[int]:
         """Seats of the hand in progress still owed replacements in the draw under way (for the tracker)."""
         return self.run.owed_seats if self.run is not None else frozenset()

@@ -19,6 +19,9 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   a card arriving face up also gives `CardExposed`. While the hint has a draw on, an arrival must be seen in two
   frames running (up to `max_gap` odd frames are let in otherwise): a replacement pitched to another seat that
   flies over this one shows in it only every other frame, and would be a replacement out of turn here.
+  At a seat that lately showed more cards than it held in a fair share of frames (`flicker_share`: the detector
+  splitting a squared pile into one box more now and then), an arrival must be seen in every frame for
+  `flicker_hold_s`, so bursts of the extra box make no dealt card or replacement.
 - a seat losing some of its cards: `CardsDiscarded`; but not when nothing was seen going and the referee's hint
   says the deal or a betting round was on then (no card leaves a seat then but in a fold: the detector lost a box),
   or that the seat was done drawing in the draw under way (`drawn`).
@@ -60,7 +63,7 @@ Timing assumption: replacements land at least `leave_s` after the discards leave
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -99,7 +102,9 @@ class PhaseHint:
     draw under way (discard declared, every replacement in): a count such a seat loses without being seen going is
     a box gone, not a second discard. `owed`: the seats that declared a discard in the draw under way and still wait for
     replacements; with the draw procedure "sequential" no other seat's cards go before they are served, so a count
-    another seat loses without being seen going is a box gone too.
+    another seat loses without being seen going is a box gone too. `seated`: the seats dealt into the hand (empty:
+    not known); outside the deal a card arriving at any other seat, or at a folded one, must hold longer
+    (`TrackerConfig.stray_hold_s`).
     """
 
     phase: str | None = None
@@ -108,6 +113,7 @@ class PhaseHint:
     drawing: frozenset[int] = frozenset()
     drawn: frozenset[int] = frozenset()
     owed: frozenset[int] = frozenset()
+    seated: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.phase is not None and self.phase not in PHASES:
@@ -139,6 +145,21 @@ class TrackerConfig:
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
     hint_lag_s: float = 8.0  # a phase hint further behind the video than this is not waited for (> audit --horizon)
     show_votes: int = 3      # frames a card must be read in at a seat showing its hand to join the shown cards
+    # A seat that showed more cards than it holds in `flicker_share` of its frames (at least `flicker_frames`) in the
+    # `flicker_s` before a change (the detector now and then splitting a squared pile into one box more: one frame in
+    # three to six) must show the new count in every frame for `flicker_hold_s` before a card counts as landing there,
+    # so a flickering extra back makes no dealt card. A stray box now and then (a few frames in a hundred), or a card
+    # landing whose first frames a hand cut short, stays under the share (0.14 on the 56 hand videos: the share of
+    # the one seat read as 4, 5, 4 that made a misdeal flag was 0.15; at 0.10, the first frames of cards cut short
+    # by a hand counted, and deals came out of order).
+    flicker_s: float = 3.0
+    flicker_share: float = 0.14
+    flicker_frames: int = 3
+    flicker_hold_s: float = 0.3
+    # Once the deal is over, a seat the referee has out of the hand (no player dealt in, or folded) gets a card only
+    # if it is seen there in every frame for `stray_hold_s`: a player's hand or sleeve taken for a back for a few
+    # frames at an empty seat is no card pitched there (a card pitched there stays until the dealer takes it back).
+    stray_hold_s: float = 0.6
 
     def __post_init__(self) -> None:
         if self.draw_procedure not in DRAW_PROCEDURES:
@@ -181,14 +202,17 @@ class Commit:
 class ZoneSmoother:
     """One zone's stable contents: a change commits once it persisted long enough (see TrackerConfig)."""
 
-    def __init__(self, config: TrackerConfig, initial: ZoneView = EMPTY) -> None:
+    def __init__(self, config: TrackerConfig, initial: ZoneView = EMPTY, *, flicker: bool = False) -> None:
         self.config = config
         self.stable = initial
         self._run: list[Entry] = []
         self._gap = 0
+        self._flicker = flicker     # keep `_seen` (a seat; the muck's count flickers as a matter of course)
+        self._seen: deque[tuple[float, int]] = deque()   # (time, count) of the frames since the stable state began
         self._loose_t = self._muck_t = float("-inf")
         self._now = float("-inf")
         self._fly_over = False
+        self._stray = False
         self._seen_in: float | None = None   # the start of the change whose cards were seen going in time
 
     def _empty_hold(self) -> float:
@@ -240,17 +264,22 @@ class ZoneSmoother:
         return bool(self._run) and self._side(self._run[-1].view) > 0
 
     def update(self, t: float, frame: int, view: ZoneView, loose_t: float = float("-inf"),
-               muck_t: float = float("-inf"), fly_over: bool = False) -> list[Commit]:
+               muck_t: float = float("-inf"), fly_over: bool = False, stray: bool = False) -> list[Commit]:
         """Feed one frame's view; returns the commits it completed (usually none).
 
         `loose_t` is the last time cards were seen loose beside this zone, `muck_t` the last time the muck
         grew that may be this zone's doing; without either, cards that merely vanished (a hand resting
         over them) must stay gone for `vanish_s` before they count as gone. `fly_over`: cards are being pitched
         across the table (a draw's replacements), so a card arriving must be seen in two frames running: one
-        flying over the zone to another seat shows in it only every other frame.
+        flying over the zone to another seat shows in it only every other frame. `stray`: the seat is out of the hand
+        (see `TrackerConfig.stray_hold_s`).
         """
         self._loose_t, self._muck_t, self._now = loose_t, muck_t, t
-        self._fly_over = fly_over
+        self._fly_over, self._stray = fly_over, stray
+        if self._flicker:
+            self._seen.append((t, view.count))
+            while self._seen[0][0] < t - 2 * self.config.flicker_s:   # what a change begun since may look back on
+                self._seen.popleft()
         self._note_evidence()
         if view == self.stable:
             if self._run:
@@ -313,6 +342,10 @@ class ZoneSmoother:
         run = self._run
         target = run[i].view if view is None else view
         commit = Commit(self.stable, target, tuple(run[: i + 1]), self._seen_leaving())
+        if self._flicker:
+            # the frames since it settled on the new state are its history (a discard's count flickers as it settles)
+            first = next((k for k, e in enumerate(run) if e.view == target), i)
+            self._seen = deque((e.t, e.view.count) for e in run[first: i + 1])
         self.stable = target
         rest = [e for e in [*run[i + 1:], *([extra] if extra else [])] if e.view != target]
         if rest:                                   # keep only the trailing frames on one side of the new state
@@ -330,6 +363,25 @@ class ZoneSmoother:
             return self._commit_to(floor[0], entry.t, entry)
         self._run, self._gap = [], 0
         return []
+
+    def _flickering(self, target: ZoneView) -> bool:
+        """Whether the zone showed `target`'s count (or more) in `flicker_share` of its frames (and at least
+        `flicker_frames`) in the `flicker_s` before the change under way began (see `TrackerConfig.flicker_s`)."""
+        cfg, began = self.config, self._run[0].t
+        window = [n for t, n in self._seen if began - cfg.flicker_s - _EPS <= t < began - _EPS]
+        above = sum(n >= target.count for n in window)
+        return above >= cfg.flicker_frames and above >= cfg.flicker_share * len(window)
+
+    def _held_up(self, target: ZoneView, hold_s: float) -> bool:
+        """An arrival at a flickering zone (or a seat out of the hand): `target`'s count (or more) seen in every frame
+        for the last `hold_s` (a split pile's extra box comes and goes from frame to frame; a card landing stays)."""
+        run, reach = self._run, target.count
+        if run[-1].view.count < reach:
+            return False
+        j = len(run) - 1
+        while j > 0 and not run[j].after_odd and run[j - 1].view.count >= reach:
+            j -= 1
+        return run[-1].t - run[j].t + _EPS >= hold_s
 
     def _held_since(self, value: ZoneView) -> float:
         """When `value` began to hold: the earliest frame from which it makes `hold_share` of the run."""
@@ -357,6 +409,11 @@ class ZoneSmoother:
             if side > 0 and self._fly_over and not any(a.view == target == b.view and not b.after_odd
                                                        for a, b in pairwise(run)):
                 return []                           # never in two frames running: a card flying over the zone
+            if side > 0:
+                hold = (cfg.stray_hold_s if self._stray else
+                        cfg.flicker_hold_s if self._flickering(target) else 0.0)
+                if hold and not self._held_up(target, hold):
+                    return []                       # flickering up and back, or at a seat out of the hand: wait
         floor = self._floor() if side < 0 else None
         if floor is not None and run[floor[0]].view.count < target.count and now - run[0].t + _EPS >= self._leave_s():
             i = floor[0]                            # cards left, then others came: commit the leaving first
@@ -469,7 +526,7 @@ class Tracker:
     def __init__(self, seats: int, config: TrackerConfig | None = None) -> None:
         self.config = config or TrackerConfig()
         self.seat_count = seats
-        self._seats = [ZoneSmoother(self.config) for _ in range(seats)]
+        self._seats = [ZoneSmoother(self.config, flicker=True) for _ in range(seats)]
         self._muck = ZoneSmoother(self.config)
         self._stub = ZoneSmoother(self.config)
         self._button = ButtonSmoother(self.config)
@@ -610,9 +667,13 @@ class Tracker:
             # hand, the winner's cards), seen going, not a hand resting over them.
             self._muck_t = [t] * self.seat_count
         commits: list[tuple[int, Commit]] = []
+        hint = self._hint
+        out = (hint.folded | (frozenset(range(1, self.seat_count + 1)) - hint.seated)
+               if hint.seated and hint.phase not in (None, "deal") else frozenset())
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
-                                                             self._muck_t[number - 1], self._hint.phase == "draw")]
+                                                             self._muck_t[number - 1], hint.phase == "draw",
+                                                             stray=number in out)]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
