@@ -923,3 +923,31 @@ def test_a_back_seen_briefly_at_a_seat_out_of_the_hand_is_no_card_pitched_there(
     assert not [e for e in events(True, folded) if e[1] == 7]
     assert ("dealt", 7, landed) in events(True, PhaseHint("betting"))
     assert ("dealt", 7, landed) in events(True, PhaseHint("deal", seated=frozenset({2, 4})))
+
+
+def test_a_card_back_sooner_than_a_dealer_could_serve_it_is_the_seats_own_uncovered() -> None:
+    """Draw procedure "discard_then_replace": seat 2 discards 2 and waits; seat 4 discards 1 while a hand lies over
+    another of its cards, and half a second after the four it kept settled that card is in view again (badacey-limit-
+    triple seed 22, seat 4). It was a second discard and a replacement served before seat 2's, out of turn; a dealer
+    takes longer than `leave_s` to gather discards and pitch one, so it is the seat's own card. A card arriving later
+    than that, or at a seat no other seat waits before, is a replacement as it was."""
+    def events(hidden_s: float, seat_2_draws: bool = True) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, 15.0).button(1).hold(0.5)
+        deal_round(t, [2, 4], 5).hold(1.0)
+        if seat_2_draws:
+            t.discard(2, 2).hold(1.0)
+        t.discard(4, 1).hold(0.3)
+        t.miscount(4, 3).hold(hidden_s)        # a hand lies over one of the four left, or a card went and came
+        t.miscount(4, 4).hold(1.0)
+        if seat_2_draws:
+            t.deal(2).hold(GAP).deal(2).hold(1.0)
+        t.deal(4).hold(2.0)
+        tracker = Tracker(6, TrackerConfig(hand_size=5, draw_procedure="discard_then_replace"))
+        tracker.set_hint(PhaseHint("draw"))
+        return [e for e in summary(run(t, tracker)) if e[0] in ("discarded", "replaced")]
+
+    assert events(0.5) == [("discarded", 4, 1), ("discarded", 2, 2), ("replaced", 2), ("replaced", 2), ("replaced", 4)]
+    late = events(1.2)                                      # gone 1.2 s: a second discard, served out of turn
+    assert ("discarded", 4, 2) in late and late.count(("replaced", 4)) == 2
+    alone = events(0.5, seat_2_draws=False)                 # nobody waits before seat 4: as before
+    assert alone[0] == ("discarded", 4, 2) and alone.count(("replaced", 4)) == 2

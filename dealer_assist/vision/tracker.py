@@ -41,8 +41,11 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   back together (within `together_s`: a dealer pitches replacements one at a time) they are the
   seat's own cards uncovered (a hand lay over what a partial discard left): the discard counts the
   rest, and only the cards after them are replacements; but when the cards were seen going and the hint has that
-  seat next to draw (`drawing`), all of them coming back at once are its replacements. A seat drawing is one that
-  held a whole hand, or any seat that loses cards once some seat did (a seat dealt short draws too).
+  seat next to draw (`drawing`), all of them coming back at once are its replacements. With the draw procedure
+  "discard_then_replace", one card back within `leave_s` of the seat settling on what it kept, while another seat
+  waits to be served, is its own card uncovered too (a dealer takes longer to gather the discards and pitch one).
+  A seat drawing is one that held a whole hand, or any seat that loses cards once some seat did (a seat dealt
+  short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
   face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
   that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
@@ -485,6 +488,7 @@ class _Pending:
     due: float = 0.0
     vanished: bool = False   # the cards were not seen going (no card loose beside the seat, no muck growth)
     box: bool = False        # partial: the rest of a count lost as boxes (not cards): no event if it never comes back
+    settled: float = 0.0     # partial: when the seat first showed what it kept
 
 
 @dataclass(slots=True)
@@ -821,6 +825,17 @@ class Tracker:
         return (self.config.draw_procedure == "sequential" and seat not in self._hint.owed
                 and any(s != seat for s in self._hand.owed))
 
+    def _too_soon(self, seat: int, commit: Commit, p: _Pending) -> bool:
+        """Whether a card arriving at a seat that lost some is one of them uncovered (a hand lay over the pile), not a
+        replacement: draw procedure "discard_then_replace", another seat waiting to be served first, and the card in
+        view within `leave_s` of the seat settling on what it kept (the dealer takes that long to gather the discards
+        and pitch one)."""
+        hand = self._hand
+        waiting = (any(s != seat for s in hand.pending) or any(s != seat for s in hand.owed)
+                   or bool(self._hint.owed - {seat}))
+        return (self.config.draw_procedure == "discard_then_replace" and p.partial and waiting
+                and commit.start.t - p.settled < self.config.leave_s - _EPS)
+
     def _box_gone(self, seat: int, p: _Pending) -> bool:
         """Whether a count a seat lost in the draw, not seen going, was a box gone rather than a discard."""
         return self._drew_already(seat, p) or self._before_its_turn(seat, p)
@@ -961,6 +976,8 @@ class Tracker:
                 back = self._reappeared(commit, p) if not arrived_up else 0
                 if back == p.count and self._drawing(seat, p):
                     back = 0        # all that went came back at once: with the draw on, its replacements
+                if not back and not arrived_up and p.count > 1 and self._too_soon(seat, commit, p):
+                    back = 1        # a card back sooner than the dealer could serve it: its own, uncovered
                 if p.count > back:
                     events.append(CardsDiscarded(p.t, p.frame, seat, p.count - back, p.cards))
                     self._discarding(seat)
@@ -1007,9 +1024,11 @@ class Tracker:
                     hand.pending[seat] = went
             elif cfg.partial_hold_s > 0 and not lost_up:
                 first = merge or _Pending(start.t, start.frame, 0, ())
+                kept = next((e.t for e in commit.entries if e.view.count == new.count), commit.entries[-1].t)
                 hand.pending[seat] = _Pending(first.t, first.frame, first.count - delta, (), partial=True,
                                               due=commit.entries[-1].t + cfg.partial_hold_s,
-                                              vanished=not commit.seen_going and (merge is None or merge.vanished))
+                                              vanished=not commit.seen_going and (merge is None or merge.vanished),
+                                              settled=kept)
             else:
                 events.append(CardsDiscarded(start.t, start.frame, seat, -delta, _sorted(lost_up)))
                 self._discarding(seat)
