@@ -155,3 +155,25 @@ def test_a_fold_in_the_betting_is_not_undone_by_an_entry(sim: SimulatedTable) ->
     entry = CardsShown(gather - 0.5, 0, folded.seat, _other_hand(sim, folded.seat), entered=True)
     keyed = _fed(sim, sorted([*sim.truth.events, entry], key=lambda e: e.t))
     assert _award(keyed) == _award(read)
+
+
+def test_a_hand_keyed_in_after_the_next_seat_showed_puts_no_show_out_of_order(sim: SimulatedTable) -> None:
+    """The camera saw nothing of the first seat's show and the dealer keyed its hand in after the next seat had
+    turned its hand up; the camera's read of that next show came in after the entry (a spread's corners are read a
+    few at a time, and the whole show comes again, stamped when it was turned up). The entry bears the time it was
+    keyed, not when the hand was turned up, so it proves no seat showed early (badugi-limit seeds 14 and 22 at 720p
+    had a show_out_of_order warning on a clean hand from it). A camera show in the same place still does."""
+    first, second = [e for e in sim.truth.events if isinstance(e, CardsShown)][:2]
+
+    def flags(entered: bool) -> list[str]:
+        later = CardsShown(second.t + 1.0, second.frame + 15, first.seat, first.cards, entered=entered)
+        events = [e for e in sim.truth.events if e not in (first, second)]     # the camera saw nothing of the first
+        items = sorted([*events, *_actions(sim), later], key=lambda i: (i.t, isinstance(i, DealerAction)))
+        items.insert(items.index(later) + 1, second)          # the next show's read comes in after the entry
+        referee = _referee(sim)
+        referee.feed_all(items)
+        referee.close(sim.frame_count / sim.fps)
+        return [f.kind.value for f in referee.hands[0].flags]
+
+    assert "show_out_of_order" not in flags(entered=True)
+    assert "show_out_of_order" in flags(entered=False)

@@ -68,8 +68,9 @@ class ShowdownChecks(DrawChecks):
         return True
 
     def _shown_in_order(self, ev: CardsShown) -> None:
-        """A show is out of order when a seat due before it showed or mucked later (by the table's clock)."""
-        late = sorted(s for s, t in self._show_t.items() if t > ev.t + 1e-6)
+        """A show is out of order when a seat due before it showed or mucked later (by the table's clock). A hand the
+        dealer keyed in bears the time it was keyed, some while after it was turned up: it proves no seat early."""
+        late = sorted(s for s, t in self._show_t.items() if t > ev.t + 1e-6 and s not in self._entered)
         self._show_t[ev.seat] = ev.t
         if late:
             self._flag(FlagKind.SHOW_OUT_OF_ORDER, ev.seat, f"seat {ev.seat} showed before seat "
