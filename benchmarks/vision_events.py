@@ -68,7 +68,7 @@ sys.path.insert(0, str(REPO))
 
 from dealer_assist.audit.hand_run import UNREAD_SHOW  # noqa: E402
 from dealer_assist.audit.loop import RefereeLoop  # noqa: E402
-from dealer_assist.audit.records import DealerAction  # noqa: E402
+from dealer_assist.audit.records import DealerAction, Flag  # noqa: E402
 from dealer_assist.audit.referee import Referee  # noqa: E402
 from dealer_assist.audit.table import TableConfig  # noqa: E402
 from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
@@ -206,24 +206,23 @@ def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, 
     """(injected errors, those the referee flagged as it must, its other flags, those of them saying a shown hand
     went unread): `audit` must raise exactly the injected errors' flags (`FLAG_OF_ERROR`, at their seats) and none on
     a clean hand."""
-    want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
     flags = [f for h in referee.hands for f in h.flags]
-    got = Counter((f.kind.value, f.seat) for f in flags)
-    raised = sum((want & got).values())
+    other = len(unexplained_flags(sim, referee))
     unread = sum(1 for f in flags if UNREAD_SHOW in f.message)
-    return sum(want.values()), raised, sum(got.values()) - raised, unread
+    return len(sim.truth.errors), len(flags) - other, other, unread
 
 
-def unexplained_flags(sim: SimulatedTable, referee: Referee) -> list[str]:
-    """The referee's flags no injected error explains (`flag_outcome`'s "other"), a line each, for `--verbose`."""
+def unexplained_flags(sim: SimulatedTable, referee: Referee) -> list[Flag]:
+    """The referee's flags no injected error explains: each injected error explains one flag of its kind at its
+    seat (`FLAG_OF_ERROR`)."""
     want = Counter((FLAG_OF_ERROR[e.kind], e.seat) for e in sim.truth.errors)
-    lines = []
+    out = []
     for f in (f for h in referee.hands for f in h.flags):
         if want[(f.kind.value, f.seat)] > 0:
             want[(f.kind.value, f.seat)] -= 1
         else:
-            lines.append(f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
-    return lines
+            out.append(f)
+    return out
 
 
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
@@ -353,8 +352,9 @@ def main() -> None:
                 outcomes.append(award_outcome(sim, loops[0].referee))
                 flag_counts.append(flag_outcome(sim, loops[0].referee))
                 if args.verbose:
-                    for line in unexplained_flags(sim, loops[0].referee):
-                        print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: {line}")
+                    for f in unexplained_flags(sim, loops[0].referee):
+                        print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: "
+                              f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
                 if logs:
                     floor.append(floor_outcome(sim, logs[0], video, args.floor_award))
             for log in logs or ():

@@ -139,7 +139,7 @@ class Referee:
     @property
     def seated_seats(self) -> frozenset[int]:
         """Seats dealt into the hand in progress (for the tracker: a card arriving anywhere else is a stray)."""
-        return frozenset(self.run.hand.index_of) if self.run is not None else frozenset()
+        return frozenset(self.run.hand.seats) if self.run is not None else frozenset()
 
     @property
     def owed_seats(self) -> frozenset[int]:

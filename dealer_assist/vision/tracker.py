@@ -536,6 +536,7 @@ class Tracker:
         self._button = ButtonSmoother(self.config)
         self._hand = _Hand()
         self._hint = PhaseHint()
+        self._out_of_hand: frozenset[int] = frozenset()     # seats a card must hold longer at (`stray_hold_s`)
         self._phases: list[tuple[float, str | None]] = []   # (video time as of which the referee was in it, phase)
         self._now = float("-inf")
         self._last_change_t = float("-inf")
@@ -553,6 +554,8 @@ class Tracker:
         """What the referee knows of the hand, as of `hint.as_of` (it follows the table behind the video); it holds
         until the next hint. See `PhaseHint`."""
         self._hint = hint
+        self._out_of_hand = (hint.folded | (frozenset(range(1, self.seat_count + 1)) - hint.seated)
+                             if hint.seated and hint.phase not in (None, "deal") else frozenset())
         at = self._now if hint.as_of is None else hint.as_of
         if not self._phases or self._phases[-1][1] != hint.phase:
             self._phases.append((at, hint.phase))
@@ -671,13 +674,10 @@ class Tracker:
             # hand, the winner's cards), seen going, not a hand resting over them.
             self._muck_t = [t] * self.seat_count
         commits: list[tuple[int, Commit]] = []
-        hint = self._hint
-        out = (hint.folded | (frozenset(range(1, self.seat_count + 1)) - hint.seated)
-               if hint.seated and hint.phase not in (None, "deal") else frozenset())
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
-                                                             self._muck_t[number - 1], hint.phase == "draw",
-                                                             stray=number in out)]
+                                                             self._muck_t[number - 1], self._hint.phase == "draw",
+                                                             stray=number in self._out_of_hand)]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
