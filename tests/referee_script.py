@@ -54,6 +54,12 @@ class Script:
         self.items += [CardDealt(t, f, seat, c), CardExposed(t, f, seat, c)]
         return self
 
+    def seen_up(self, seat: int, *cards: str) -> Script:
+        """Cards already at the seat read face up (the tracker reports exposures only)."""
+        t, f = self._tick()
+        self.items += [CardExposed(t, f, seat, parse_card(c)) for c in cards]
+        return self
+
     def act(self, seat: int, action: ActionKind, amount: int | None = None) -> Script:
         t, _ = self._tick()
         self.items.append(DealerAction(seat, action, amount, t=t))

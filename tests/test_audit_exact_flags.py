@@ -40,6 +40,30 @@ def test_a_card_out_of_turn_found_too_many_is_still_flagged_as_such() -> None:
     assert [(n.kind, n.seat) for n in notes] == [(FlagKind.CARD_TO_WRONG_SEAT, 1)], [n.message for n in notes]
 
 
+def test_a_skipped_seat_given_its_card_after_the_last_round_is_the_skip_not_a_count_that_matches_the_hand() -> None:
+    """Five seats; seat 9 gets nothing in round 3, seat 5 nothing in round 4, and seat 9 gets a card after the last
+    round (badugi-limit seed 5 as the camera saw it). Seat 9 ends with its 4 cards, so the card past the deal is its
+    skipped card dealt late: the skip says so, and no "seat 9 got 4 cards in the deal, not 4" follows it."""
+    deal = DealChecker((5, 8, 9, 1, 2), 4, camera=True)
+    for k, seat in enumerate([5, 8, 9, 1, 2, 5, 8, 9, 1, 2, 5, 8, 1, 2, 8, 9, 1, 2, 9]):
+        deal.card(seat, None, 1.0 + 0.27 * k, k)
+    notes = deal.finish()[1]
+    assert [(n.kind, n.seat) for n in notes] == [(FlagKind.SEAT_SKIPPED, 9), (FlagKind.SEAT_SKIPPED, 5)], \
+        [n.message for n in notes]
+    assert notes[0].message.endswith("it got its card after the deal's last round")
+    assert "after the deal" not in notes[1].message
+
+
+def test_a_card_past_the_deal_at_a_seat_already_full_is_still_a_wrong_count() -> None:
+    """The other side: the card after the last round goes to a seat that had all its cards, so it ends one over."""
+    deal = DealChecker((5, 8, 9), 2, camera=True)
+    for k, seat in enumerate([5, 8, 9, 5, 8, 9, 8]):
+        deal.card(seat, None, 1.0 + 0.27 * k, k)
+    notes = deal.finish()[1]
+    assert [(n.kind, n.seat, n.message) for n in notes] == [
+        (FlagKind.WRONG_CARD_COUNT, 8, "seat 8 got 3 cards in the deal, not 2")]
+
+
 @pytest.mark.parametrize(("game", "seed", "errors"), [
     ("badugi-limit", 101, ["skipped_seat"]),
     ("badugi-limit", 109, ["skipped_seat"]),

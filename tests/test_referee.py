@@ -611,6 +611,16 @@ def test_card_exposed_in_the_deal() -> None:
     assert referee.flags[0].severity is Severity.MISDEAL and "Kh" in referee.flags[0].message
 
 
+def test_a_card_left_face_up_and_seen_again_is_one_exposure() -> None:
+    """The card exposed in the deal stays face up; the camera reads it again when the pile is read afresh (after the
+    deal, and again in the betting). One card, one exposure: one flag (badacey-limit-triple seed 17, seat 1's 8s).
+    A different card seen face up at the seat later is another exposure."""
+    s = Script().deal(1, 2).up(3, "Kh").deal(*(ORDER * 3)).act(3, "call").seen_up(3, "Kh").act(1, "call")
+    referee = run(s.seen_up(3, "Kh", "Qs"))
+    assert kinds(referee) == [("card_exposed", 3), ("card_exposed", 3)]
+    assert "Kh" in referee.flags[0].message and "Qs" in referee.flags[1].message
+
+
 # -- draw flags ----------------------------------------------------------------------------------------
 
 

@@ -348,13 +348,17 @@ class DealChecker:
         end = self.seen[-1] if self.seen else None
         notes: list[DealNote] = []
         trailing_skips = [a for a in steps[last_landing + 1:] if a.step is Step.SKIP]
+        # a card past the deal's last slot that brings its seat to the hand: the seat's skipped card, dealt late
+        made_up = {self.seen[a.landing].seat for a in steps[last_slot + 1:] if a.landing is not None
+                   and self.counts.get(self.seen[a.landing].seat, 0) == self.hand_size}
         for k, a in enumerate(steps):
             if a.step is Step.SKIP and k < last_landing:
                 # the card that landed next, where the dealer carried on from
                 to = self.seen[next(b.landing for b in steps[k + 1:] if b.landing is not None)]
                 skipped = self.expected[a.slot or 0]
+                late = "; it got its card after the deal's last round" if skipped in made_up else ""
                 notes.append(DealNote(FlagKind.SEAT_SKIPPED, skipped, f"seat {skipped} was skipped: the card due to "
-                                      f"it went to seat {to.seat}, and the deal carried on from seat {to.seat}",
+                                      f"it went to seat {to.seat}, and the deal carried on from seat {to.seat}{late}",
                                       to.t, to.frame))
             elif a.step is Step.WRONG and a.slot is not None and a.landing is not None:
                 x = self.seen[a.landing]
@@ -373,6 +377,8 @@ class DealChecker:
                                   "short, at its turn", t, frame))
         miscounted = {self.expected[a.slot or 0] for a in trailing_skips} if len(trailing_skips) > 1 else set()
         miscounted |= {self.seen[a.landing].seat for a in steps[last_slot + 1:] if a.landing is not None}
+        # a seat that ended with its hand got a card out of order, which its skip or stray-card note already says
+        miscounted = {seat for seat in miscounted if self.counts.get(seat, 0) != self.hand_size}
         for seat in sorted(miscounted):
             have = self.counts.get(seat, 0)
             at = self.last_landing.get(seat)

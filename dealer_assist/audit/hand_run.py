@@ -411,11 +411,14 @@ class HandRun(ShowdownChecks):
             return
         card = "a card" if ev.card is None else f"card {ev.card}"
         where = "on the stub" if ev.seat is None else f"at seat {ev.seat}"
+        # a card left face up is seen again whenever its pile is read afresh: one exposure, one flag
+        once = None if ev.card is None else ("exposed", ev.seat, ev.card)
         if not self.deal.finished:
-            self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was exposed {where} during the deal", ev.t, ev.frame)
+            self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was exposed {where} during the deal", ev.t, ev.frame,
+                       once=once)
         else:
             self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was seen face up {where} ({hand.phase})", ev.t,
-                       ev.frame, severity=Severity.WARNING)
+                       ev.frame, severity=Severity.WARNING, once=once)
 
     # -- betting -----------------------------------------------------------------------------------
 
