@@ -384,6 +384,15 @@ def test_a_card_the_camera_saw_late_is_not_a_skipped_seat() -> None:
     assert "seat 2 got 5 cards in the deal, not 4" in run(over).flags[0].message
 
 
+def test_a_card_to_a_seat_after_the_deal_says_it_came_after_the_deal() -> None:
+    """The deal was clean; in the betting a card lands at seat 2 (a camera table: a pile read one over for a while,
+    badacey-limit-triple seed 2 at 1080p). The flag says when the card came, not that the deal gave seat 2 five."""
+    s = Script().deal_all(ORDER).act(3, "call").deal(2).act(1, "call")
+    referee = run(s, camera_table())
+    assert kinds(referee) == [("wrong_card_count", 2)]
+    assert referee.flags[0].message == "seat 2 got a card after the deal: it holds 5 cards, not 4"
+
+
 def test_a_card_counted_early_fills_the_seats_next_turn() -> None:
     """The camera counts seat 2's last card early, with its third (two at once), and sees nothing land in seat 2's
     last turn: the early card was that turn's, no flag. Without the early count, the same deal skips seat 2."""

@@ -417,6 +417,7 @@ class DealChecker:
                                       f"seat {seat} got {have} cards in the deal, not {self.hand_size}", t, frame))
             elif over > 0:
                 self.over_explained[seat] += over
-                notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat,
-                                      f"seat {seat} got {have} cards in the deal, not {self.hand_size}", t, frame))
+                words = (f"seat {seat} got {have} cards in the deal, not {self.hand_size}" if only is None else
+                         f"seat {seat} got a card after the deal: it holds {have} cards, not {self.hand_size}")
+                notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat, words, t, frame))
         return notes
