@@ -62,6 +62,11 @@ def test_a_card_past_the_deal_at_a_seat_already_full_is_still_a_wrong_count() ->
     notes = deal.finish()[1]
     assert [(n.kind, n.seat, n.message) for n in notes] == [
         (FlagKind.WRONG_CARD_COUNT, 8, "seat 8 got 3 cards in the deal, not 2")]
+    cut_short = DealChecker((5, 8, 9), 2, camera=True)          # the deal stops after seat 5's second card
+    for k, seat in enumerate([5, 8, 9, 5]):
+        cut_short.card(seat, None, 1.0 + 0.27 * k, k)
+    assert [n.message for n in cut_short.finish()[1]] == [
+        "seat 8 got 1 card in the deal, not 2", "seat 9 got 1 card in the deal, not 2"]
 
 
 @pytest.mark.parametrize(("game", "seed", "errors"), [

@@ -652,6 +652,13 @@ def test_replacements_short() -> None:
     assert referee.prompt.actor == 2                            # the check stood; betting moved on
 
 
+def test_a_card_in_the_draw_to_a_seat_that_did_not_discard_says_so() -> None:
+    """Seat 1, first to draw, gets a card without discarding: not "discarded 0 and got 1 replacements"."""
+    referee = run(pre_draw().replace(1, 1).draw(2, 1).draw(3, 0).act(1, "check"))
+    assert kinds(referee) == [("replacements_mismatch", 1)]
+    assert referee.flags[0].message == "seat 1 got 1 card in the draw without discarding"
+
+
 def test_replacements_short_for_the_last_seat() -> None:
     s = pre_draw().draw(1, 1).discard(3, 2).replace(3, 1).act(1, "check")
     assert kinds(run(s)) == [("replacements_mismatch", 3)]

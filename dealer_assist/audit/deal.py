@@ -43,6 +43,10 @@ ORDER_KINDS = (FlagKind.CARD_TO_WRONG_SEAT, FlagKind.SEAT_SKIPPED)
 TOGETHER_S = 0.25   # two cards landing at one seat this close together: one was there before, seen late
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 @dataclass(frozen=True, slots=True)
 class DealNote:
     """A finding about the deal: the flag kind, the seat, the words, and when (the card's event)."""
@@ -382,7 +386,7 @@ class DealChecker:
         for seat in sorted(miscounted):
             have = self.counts.get(seat, 0)
             at = self.last_landing.get(seat)
-            notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat, f"seat {seat} got {have} cards in the deal, not "
+            notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat, f"seat {seat} got {_cards(have)} in the deal, not "
                                   f"{self.hand_size}", at.t if at else t, at.frame if at else frame))
         for seat in self.short_explained:
             have = self.counts.get(seat, 0)
@@ -414,10 +418,10 @@ class DealChecker:
             if short > 0 and only is None:
                 self.short_explained[seat] += short
                 notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat,
-                                      f"seat {seat} got {have} cards in the deal, not {self.hand_size}", t, frame))
+                                      f"seat {seat} got {_cards(have)} in the deal, not {self.hand_size}", t, frame))
             elif over > 0:
                 self.over_explained[seat] += over
-                words = (f"seat {seat} got {have} cards in the deal, not {self.hand_size}" if only is None else
+                words = (f"seat {seat} got {_cards(have)} in the deal, not {self.hand_size}" if only is None else
                          f"seat {seat} got a card after the deal: it holds {have} cards, not {self.hand_size}")
                 notes.append(DealNote(FlagKind.WRONG_CARD_COUNT, seat, words, t, frame))
         return notes

@@ -326,8 +326,12 @@ class DrawChecks(RunState):
             self._received[seat] = got
             if self.physical[seat] <= self.rules.hand_size:       # it makes up a seat a misdeal left short
                 return
-            self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {self._declared.get(seat, 0)} "
-                       f"and got {got} replacements", ev.t, ev.frame, once=("mismatch", self._draw_no, seat))
+            discarded = self._declared.get(seat, 0)
+            cards = f"{got} card{'s' if got != 1 else ''}"
+            words = (f"seat {seat} discarded {discarded} and got {got} replacements" if discarded
+                     else f"seat {seat} got {cards} in the draw without discarding")
+            self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, words, ev.t, ev.frame,
+                       once=("mismatch", self._draw_no, seat))
             return
         self._flag(FlagKind.UNEXPECTED_EVENT, seat, f"a card arrived at seat {seat} outside a draw ({hand.phase})",
                    ev.t, ev.frame, severity=Severity.WARNING)
