@@ -37,7 +37,7 @@ the floor keys in what a reviewer of the video would (`log correct`'s path, `sto
 (`strike`: no truth card of that seat within 2 s). onnx_floor_awards_right / _wrong / _none: the floor's award (or the
 camera's, where keying changes nothing) against the true events'.
 `--verbose` also lists the missed and extra events and, for each whole ONNX video, the referee's flags no injected
-error explains.
+error explains and the injected errors it raised no flag for.
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
 felt carries; `scene.random_print`): no event may come of them.
 
@@ -75,7 +75,7 @@ from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
 from dealer_assist.store import HandLog, StoredEvent  # noqa: E402
 from dealer_assist.store.floor_award import current_award, record_floor_award  # noqa: E402
 from dealer_assist.store.sink import HandLogSink  # noqa: E402
-from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, SimulatedTable  # noqa: E402
+from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, InjectedError, SimulatedTable  # noqa: E402
 from dealer_assist.synth.track_eval import (  # noqa: E402
     FollowerFactory,
     TrackedVideo,
@@ -225,6 +225,18 @@ def unexplained_flags(sim: SimulatedTable, referee: Referee) -> list[Flag]:
     return out
 
 
+def unflagged_errors(sim: SimulatedTable, referee: Referee) -> list[InjectedError]:
+    """The injected errors the referee raised no flag for (their kind at their seat, `FLAG_OF_ERROR`)."""
+    raised = Counter((f.kind.value, f.seat) for h in referee.hands for f in h.flags)
+    out = []
+    for e in sim.truth.errors:
+        if raised[(FLAG_OF_ERROR[e.kind], e.seat)] > 0:
+            raised[(FLAG_OF_ERROR[e.kind], e.seat)] -= 1
+        else:
+            out.append(e)
+    return out
+
+
 def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bool) -> None:
     s = summarise(videos)
     print(f"{prefix}_videos: {len(videos)}")
@@ -355,6 +367,9 @@ def main() -> None:
                     for f in unexplained_flags(sim, loops[0].referee):
                         print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: "
                               f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
+                    for e in unflagged_errors(sim, loops[0].referee):
+                        print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: error no flag raised: {e.kind} "
+                              f"seat {e.seat} at {e.t:.2f} s: {e.detail}")
                 if logs:
                     floor.append(floor_outcome(sim, logs[0], video, args.floor_award))
             for log in logs or ():
