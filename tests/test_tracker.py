@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.errors import DealerAssistError
-from dealer_assist.vision.events import CardsShown, TableEvent
+from dealer_assist.vision.events import CardExposed, CardsShown, TableEvent
 from dealer_assist.vision.mapper import ZoneView
 from dealer_assist.vision.pipeline import ScriptedTable
 from dealer_assist.vision.tracker import PhaseHint, Tracker, TrackerConfig, ZoneSmoother
@@ -951,3 +951,55 @@ def test_a_card_back_sooner_than_a_dealer_could_serve_it_is_the_seats_own_uncove
     assert ("discarded", 4, 2) in late and late.count(("replaced", 4)) == 2
     alone = events(0.5, seat_2_draws=False)                 # nobody waits before seat 4: as before
     assert alone[0] == ("discarded", 4, 2) and alone.count(("replaced", 4)) == 2
+
+
+def test_cards_that_go_while_the_dealer_serves_and_come_back_at_once_are_the_seats_own() -> None:
+    """Draw procedure "discard_then_replace": seats 2 and 4 discard, and the dealer begins serving seat 2. Seat 5,
+    which stood pat, loses two of its five from view (seen going: the dealer's hand pitching past it) for 0.8 s, and
+    both are back in one frame (badacey-limit-triple seed 6, seat 5). With the referee still naming seat 5 among the
+    seats that may draw, all that went coming back at once had read as a discard of 2 and 2 replacements, served
+    before seat 4's: a draw out of order on a clean hand. No seat discards once the serving has begun, so they are
+    its own cards. The same before the serving begins is a discard and its replacements, as before."""
+    def events(while_serving: bool) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, 15.0).button(1).hold(0.5)
+        deal_round(t, [2, 4, 5], 5).hold(1.0)
+        t.discard(2, 1).hold(1.0).discard(4, 1).hold(1.0)
+        if while_serving:
+            t.deal(2).hold(GAP)
+        t.miscount(5, 3, seen_going=True).hold(0.8)
+        t.miscount(5, 5).hold(1.0)
+        if not while_serving:
+            t.deal(2).hold(GAP)
+        t.deal(4).hold(2.0)
+        tracker = Tracker(6, TrackerConfig(hand_size=5, draw_procedure="discard_then_replace"))
+        tracker.set_hint(PhaseHint("draw", drawing=frozenset({2, 4, 5})))
+        return [e for e in summary(run(t, tracker)) if e[0] in ("discarded", "replaced")]
+
+    serving = events(True)
+    assert sorted(serving) == [("discarded", 2, 1), ("discarded", 4, 1), ("replaced", 2), ("replaced", 4)], serving
+    before = events(False)
+    assert ("discarded", 5, 2) in before and before.count(("replaced", 5)) == 2, before
+
+
+def test_a_card_dealt_face_up_read_only_now_and_then_in_the_deal_is_exposed_once() -> None:
+    """Seat 2's second card lands face up and the next card covers most of it: the detector reads it as a back in
+    most frames and as the Qs in one frame of four (badugi-limit seed 9, seat 6), too seldom for the seat's count to
+    hold it face up, so no exposure was reported and the misdeal went unflagged. Read in `expose_votes` frames within
+    `expose_s` while the referee has the deal on, it is reported once, stamped with its first read. A single misread
+    is not; nor are the same reads outside the deal (a flash there needs the seat's view to hold, as before)."""
+    def events(reads: int, phase: str = "deal", votes: int = 3) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).button(1).hold(0.5)
+        deal_round(t, [2, 4], 1)
+        t.deal(2).hold(GAP)
+        for k in range(6):
+            t.hold(3 / FPS)
+            if k < reads:
+                t.set(2, 1, ["Qs"]).hold(1 / FPS).set(2, 2)
+        t.deal(4).hold(1.0)
+        tracker = Tracker(6, TrackerConfig(expose_votes=votes))
+        tracker.set_hint(PhaseHint(phase))
+        return [e for _, e in run(t, tracker) if isinstance(e, CardExposed)]
+
+    [exposed] = events(6)
+    assert (exposed.seat, str(exposed.card)) == (2, "Qs")
+    assert events(1) == [] and events(6, phase="betting") == [] and events(6, votes=0) == []

@@ -43,10 +43,14 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   rest, and only the cards after them are replacements; but when the cards were seen going and the hint has that
   seat next to draw (`drawing`), all of them coming back at once are its replacements. With the draw procedure
   "discard_then_replace", one card back within `leave_s` of the seat settling on what it kept, while another seat
-  waits to be served, is its own card uncovered too (a dealer takes longer to gather the discards and pitch one).
+  waits to be served, is its own card uncovered too (a dealer takes longer to gather the discards and pitch one),
+  and so are cards that went after the dealer began serving the draw (every seat discards before the first is
+  served) and all came back at once.
   A seat drawing is one that held a whole hand, or any seat that loses cards once some seat did (a seat dealt
   short draws too).
-- a face-down card turned up: `CardExposed`, unless a showdown has begun; every card of a seat
+- a face-down card turned up: `CardExposed`, unless a showdown has begun; in the deal, also a face-up card read
+  at a seat in `expose_votes` frames within `expose_s` (a card dealt face up that the next card covers is read too
+  seldom to hold the seat's view); each card once per seat and hand. Every card of a seat
   face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
   that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
   read at a showing seat in `show_votes` frames joins its show (no more cards than the seat held),
@@ -148,6 +152,9 @@ class TrackerConfig:
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
     hint_lag_s: float = 8.0  # a phase hint further behind the video than this is not waited for (> audit --horizon)
     show_votes: int = 3      # frames a card must be read in at a seat showing its hand to join the shown cards
+    expose_votes: int = 3    # in the deal, frames within `expose_s` a face-up card must be read in at a seat (0: off)
+    expose_s: float = 2.0
+    expose_hold_s: float = 0.5   # ... and first read this long ago (a card read well lands face up: a seat's change)
     # A seat that showed more cards than it holds in `flicker_share` of its frames (at least `flicker_frames`) in the
     # `flicker_s` before a change (the detector now and then splitting a squared pile into one box more: one frame in
     # three to six) must show the new count in every frame for `flicker_hold_s` before a card counts as landing there,
@@ -505,6 +512,9 @@ class _Hand:
     pending: dict[int, _Pending] = field(default_factory=dict)
     owed: dict[int, int] = field(default_factory=dict)   # the seat that discarded last: replacements not yet seen
     owed_t: float = float("-inf")                          # ... when it discarded
+    serving_since: float | None = None   # the draw's first replacement, once no discard came after it
+    up_reads: dict[int, deque[tuple[float, int, Card]]] = field(default_factory=dict)   # face-up reads in the deal
+    exposed: set[tuple[int, Card]] = field(default_factory=set)   # (seat, card) reported exposed this hand
 
 
 def _read_in(frames: Sequence[Entry], share: int, least: int = 1) -> list[Card]:
@@ -708,6 +718,7 @@ class Tracker:
         if commits:
             self._last_change_t = max(self._last_change_t, *(c.start.t for _, c in commits))
         events += self._read_shown(obs)
+        events += self._read_exposed(obs)
         for commit in stub_commits:
             start = commit.start
             events += [CardExposed(start.t, start.frame, None, card)
@@ -740,15 +751,23 @@ class Tracker:
         owed, hint = hand.owed, self._hint
         if owed and hint.phase not in (None, "draw") and (hint.as_of is None or hint.as_of > hand.owed_t + _EPS):
             owed.clear()
+        if (hand.serving_since is not None and hint.phase not in (None, "draw")
+                and (hint.as_of is None or hint.as_of > hand.serving_since + _EPS)):
+            hand.serving_since = None
         for e in events:
             if isinstance(e, CardsDiscarded):
                 owed.clear()
                 owed[e.seat] = e.count
                 hand.owed_t = e.t
-            elif isinstance(e, CardReplaced) and e.seat in owed:
-                owed[e.seat] -= 1
-                if owed[e.seat] <= 0:
-                    del owed[e.seat]
+                if hand.serving_since is not None and e.t > hand.serving_since + _EPS:
+                    hand.serving_since = None       # a discard after the serving began: the next draw's (a late one
+                    #                                 found now, with an earlier time, leaves the serving as it is)
+            elif isinstance(e, CardReplaced):
+                hand.serving_since = min(e.t, hand.serving_since or e.t)
+                if e.seat in owed:
+                    owed[e.seat] -= 1
+                    if owed[e.seat] <= 0:
+                        del owed[e.seat]
 
     def _adopt(self, obs: TableObservation) -> list[TableEvent]:
         """Started mid-hand: take what is on the table as the starting state, without events."""
@@ -835,6 +854,14 @@ class Tracker:
                    or bool(self._hint.owed - {seat}))
         return (self.config.draw_procedure == "discard_then_replace" and p.partial and waiting
                 and commit.start.t - p.settled < self.config.leave_s - _EPS)
+
+    def _while_serving(self, p: _Pending) -> bool:
+        """Whether a seat's cards went after the dealer began serving the draw's replacements (draw procedure
+        "discard_then_replace": every seat discards before the first is served), so that cards coming back to it all
+        at once are its own, uncovered (the dealer's hand pitching past it hid them), not its replacements."""
+        since = self._hand.serving_since
+        return (self.config.draw_procedure == "discard_then_replace" and since is not None
+                and p.t > since + _EPS)
 
     def _box_gone(self, seat: int, p: _Pending) -> bool:
         """Whether a count a seat lost in the draw, not seen going, was a box gone rather than a discard."""
@@ -928,6 +955,31 @@ class Tracker:
             events += self._show_more(seat, read) if read else []
         return events
 
+    def _read_exposed(self, obs: TableObservation) -> list[TableEvent]:
+        """In the deal, a face-up card read at a seat in `expose_votes` frames within `expose_s`, the first
+        `expose_hold_s` ago: a card dealt face up whose index the next card covers is read now and then, too seldom
+        to hold the seat's count (a misdeal the referee must flag). Reported once per seat and card, stamped with its
+        first read."""
+        cfg, hand = self.config, self._hand
+        if cfg.expose_votes <= 0 or self._hint.phase != "deal":       # (a lagging hint: the deal as far as known)
+            hand.up_reads.clear()
+            return []
+        events: list[TableEvent] = []
+        for seat, view in enumerate(obs.seats, 1):
+            reads = hand.up_reads.setdefault(seat, deque())
+            reads.extend((obs.t, obs.frame, card) for card in view.face_up)
+            while reads and reads[0][0] < obs.t - cfg.expose_s - _EPS:
+                reads.popleft()
+            for card in view.face_up:
+                if (seat, card) in hand.exposed or sum(c == card for _, _, c in reads) < cfg.expose_votes:
+                    continue
+                t, frame = next((t, f) for t, f, c in reads if c == card)
+                if obs.t - t + _EPS < cfg.expose_hold_s:
+                    continue        # a card landing face up and read well is the seat's change to report
+                hand.exposed.add((seat, card))
+                events.append(CardExposed(t, frame, seat, card))
+        return events
+
     def _seat_events(self, seat: int, commit: Commit) -> list[TableEvent]:
         hand, cfg = self._hand, self.config
         old, new = commit.old, commit.new
@@ -974,7 +1026,7 @@ class Tracker:
                                                  box=True)
             elif p is not None:                     # it emptied (or lost some) to draw, not to fold
                 back = self._reappeared(commit, p) if not arrived_up else 0
-                if back == p.count and self._drawing(seat, p):
+                if back == p.count and self._drawing(seat, p) and not self._while_serving(p):
                     back = 0        # all that went came back at once: with the draw on, its replacements
                 if not back and not arrived_up and p.count > 1 and self._too_soon(seat, commit, p):
                     back = 1        # a card back sooner than the dealer could serve it: its own, uncovered
@@ -990,7 +1042,8 @@ class Tracker:
                 # deal does not turn every seat's next cards into replacements
                 cls = CardReplaced if drawing and seat in hand.drew else CardDealt
                 events.append(cls(at.t, at.frame, seat, card))
-                if card is not None:
+                if card is not None and (seat, card) not in hand.exposed:
+                    hand.exposed.add((seat, card))
                     events.append(CardExposed(at.t, at.frame, seat, card))
         elif delta < 0:
             # other seats held cards when this change began (not only now: a hand turned up unread long before the
@@ -1040,5 +1093,6 @@ class Tracker:
             events += self._show_more(seat, new.face_up, _turned_at(commit, start))
         elif flipped and not hand.shown:
             at = start
-            events += [CardExposed(at.t, at.frame, seat, card) for card in flipped]
+            events += [CardExposed(at.t, at.frame, seat, card) for card in flipped if (seat, card) not in hand.exposed]
+            hand.exposed.update((seat, card) for card in flipped)
         return events
