@@ -1003,3 +1003,29 @@ def test_a_card_dealt_face_up_read_only_now_and_then_in_the_deal_is_exposed_once
     [exposed] = events(6)
     assert (exposed.seat, str(exposed.card)) == (2, "Qs")
     assert events(1) == [] and events(6, phase="betting") == [] and events(6, votes=0) == []
+
+
+def test_a_full_hand_read_one_over_in_bursts_past_the_deal_gets_no_card() -> None:
+    """Badacey seat 2 at 1080p (seed 2) holds its five and stood pat; in the betting its pile is read as six in
+    bursts of three or four frames, and as four in others. One burst made a card dealt there (a wrong count flag),
+    and its next discard of one read as two, which put two draws out of order. Past the deal, a seat holding a whole
+    hand that has not discarded gets a card only once it is seen in every frame for `stray_hold_s`; a card that
+    stays is still reported, stamped when it landed."""
+    def events(burst: bool) -> list[tuple[Any, ...]]:
+        t = ScriptedTable(6, FPS).button(1).hold(0.5)
+        deal_round(t, [2, 4], 5).hold(2.0)
+        landed = t.frame
+        if burst:
+            for n in [6, 6, 6, 5, 4, 5, 5, 6, 6, 6, 6, 5, 6, 5, 4, 5, 5]:
+                t.miscount(2, n).hold(1 / FPS)
+            t.miscount(2, 5).hold(2.0)
+        else:
+            t.deal(2).hold(2.0)
+        tracker = Tracker(6, TrackerConfig(hand_size=5))
+        tracker.set_hint(PhaseHint("betting", seated=frozenset({2, 4})))
+        return [(e.kind, getattr(e, "seat", None), e.frame - landed) for _, e in run(t, tracker)
+                if e.frame >= landed]
+
+    assert events(True) == []
+    [(kind, seat, after)] = events(False)
+    assert (kind, seat) == ("dealt", 2) and after <= 3

@@ -46,6 +46,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   waits to be served, is its own card uncovered too (a dealer takes longer to gather the discards and pitch one),
   and so are cards that went after the dealer began serving the draw (every seat discards before the first is
   served) and all came back at once.
+  Past the deal, a card landing at a seat out of the hand, or at one holding a whole hand that has not discarded
+  this hand, must be seen there in every frame for `stray_hold_s` (a hand taken for a back, a pile read one over).
   A seat drawing is one that held a whole hand, or any seat that loses cards once some seat did (a seat dealt
   short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; in the deal, also a face-up card read
@@ -687,7 +689,8 @@ class Tracker:
         for number, (smoother, view) in enumerate(zip(self._seats, obs.seats, strict=True), 1):
             commits += [(number, c) for c in smoother.update(t, frame, view, self._loose_t[number - 1],
                                                              self._muck_t[number - 1], self._hint.phase == "draw",
-                                                             stray=number in self._out_of_hand)]
+                                                             stray=number in self._out_of_hand
+                                                             or self._full_and_idle(number))]
         commits.sort(key=lambda nc: (nc[1].start.frame, nc[0]))
         stub_commits = self._stub.update(t, frame, ZoneView(0, obs.stub.face_up))
         button_move = self._button.update(t, frame, obs.button_seat)
@@ -954,6 +957,13 @@ class Tracker:
             read = [c for c in view.face_up if votes[c] >= self.config.show_votes]
             events += self._show_more(seat, read) if read else []
         return events
+
+    def _full_and_idle(self, seat: int) -> bool:
+        """Whether a seat holds a whole hand past the deal and has not discarded this hand: a card landing there is
+        no replacement and no deal card, so it must hold like one at a seat out of the hand (`stray_hold_s`): a pile
+        read one card over now and then is no card."""
+        return (self._hint.phase in ("betting", "draw") and seat not in self._hand.drew
+                and seat not in self._hand.pending and self._seats[seat - 1].stable.count >= self.config.hand_size)
 
     def _read_exposed(self, obs: TableObservation) -> list[TableEvent]:
         """In the deal, a face-up card read at a seat in `expose_votes` frames within `expose_s`, the first
