@@ -364,6 +364,7 @@ def main() -> None:
                 outcomes.append(award_outcome(sim, loops[0].referee))
                 flag_counts.append(flag_outcome(sim, loops[0].referee))
                 if args.verbose:
+                    print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: camera's award {outcomes[-1]}")
                     for f in unexplained_flags(sim, loops[0].referee):
                         print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: "
                               f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
