@@ -22,7 +22,7 @@ from dealer_assist.errors import DealerAssistError
 from dealer_assist.store import HandLog, StoredCorrection
 from dealer_assist.store.sink import HandLogSink
 from dealer_assist.synth.hand_video import SimulatedTable
-from dealer_assist.vision.events import CardsShown, TableEvent
+from dealer_assist.vision.events import CardReplaced, CardsShown, TableEvent
 
 SIM = SimulatedTable("badugi-limit", 2, size=(320, 180), fps=15.0, effects=0)
 SHOWN = [e for e in SIM.truth.events if isinstance(e, CardsShown)]
@@ -103,6 +103,29 @@ def test_bad_reads_record_nothing(log_path: Path, shown: str, mucked: str, by: s
     model.close()
 
 
+def test_the_shows_and_a_replacement_the_camera_missed_keyed_in_together(tmp_path: Path) -> None:
+    """Shows unread and a replacement never seen (pitched under the dealer's hand): the floor keys both in the one
+    dialog; the hand refereed again with them gives the true award on no open flag. A bad missed-event line records
+    nothing."""
+    lost = next(e for e in SIM.truth.events if isinstance(e, CardReplaced))
+    path = tmp_path / "hand-log.sqlite"
+    with HandLog.open(path) as log:
+        referee = Referee(_referee(SIM).table, HandLogSink(log, log.open_session("T1", "Dana")))
+        events = [replace(e, cards=()) if isinstance(e, CardsShown) else e for e in SIM.truth.events if e is not lost]
+        items: list[TableEvent | DealerAction] = [*events, *_actions(SIM)]
+        referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+        referee.close(SIM.frame_count / SIM.fps)
+    model = ReviewModel(path)
+    bad, text = model.floor_reads(1, LINES, "", f"replaced:{lost.seat}", by="floor sue", reason="why")
+    assert not bad and "expected KIND:SEAT:SECONDS" in text, text
+    assert _awards(path) == []
+    ok, text = model.floor_reads(1, LINES, "", f"replaced:{lost.seat}:{lost.t}\n", by="floor sue", reason="video")
+    assert ok and "The floor's award" in text, text
+    award = _awards(path)[-1].data["award"]
+    assert award["totals"] == _true_totals() and "pending_flag_ids" not in award
+    model.close()
+
+
 def test_the_view_button_path(qapp: QApplication, log_path: Path) -> None:
     model = ReviewModel(log_path)
     view = ReviewView(model)
@@ -118,7 +141,8 @@ def test_the_view_button_path(qapp: QApplication, log_path: Path) -> None:
     dialog = FloorReadDialog(1, view)
     dialog.shown.setPlainText(LINES)
     dialog.by.setText("sue")
-    assert dialog.values()[0] == LINES and dialog.values()[2] == "sue"
+    dialog.missed.setPlainText("replaced:3:27.9")
+    assert dialog.values()[0] == LINES and dialog.values()[2] == "sue" and dialog.values()[4] == "replaced:3:27.9"
     view.close()
     model.close()
 

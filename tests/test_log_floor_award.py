@@ -276,6 +276,40 @@ def test_an_event_that_did_not_happen_struck_by_the_floor_gives_the_award(tmp_pa
     assert other_hand.exit_code != 0 and "has no event 99999" in other_hand.output
 
 
+def test_an_event_the_camera_missed_added_by_the_floor_gives_the_award(tmp_path: Path) -> None:
+    """The camera misses a replacement (pitched under the dealer's hand): the referee flags the draw short and its
+    award waits on that flag. `--missed replaced:SEAT:SECONDS` adds the card at its time; the hand refereed again
+    with it raises no flag and the floor's award stands on none, the true one. `log show` says what the floor added;
+    `log recheck` finds the floor's award follows; a missed event at a seat not in the hand, of a kind the floor
+    cannot add, or a discard with no count is refused in one line and writes nothing."""
+    sim = _sim("badugi-limit", 2)
+    lost = next(e for e in sim.truth.events if isinstance(e, CardReplaced))
+    path = tmp_path / "log.sqlite"
+    _record(path, sim, [e for e in sim.truth.events if e is not lost])
+    with HandLog.open_readonly(path) as log:
+        story = log.story(1)
+    [camera] = [r for r in story.records if isinstance(r, StoredAward)]
+    assert camera.award["pending_flag_ids"]                  # provisional on the short draw
+    missed = f"replaced:{lost.seat}:{lost.t}"
+    for bad, words in ((f"replaced:99:{lost.t}", "has no seat 99"), (f"burned:{lost.seat}:1.0", "KIND one of"),
+                       (f"discarded:{lost.seat}:1.0", "names how many cards"), (f"replaced:{lost.seat}:soon", "time")):
+        refused = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--missed", bad)
+        assert refused.exit_code != 0 and words in refused.output and "Traceback" not in refused.output, refused.output
+        assert len(refused.output.strip().splitlines()) == 1
+    assert corrections(path) == []
+    result = run("log", "correct", "1", "--log", str(path), "--by", BY, "--reason", WHY, "--missed", missed)
+    assert result.exit_code == 0, result.output
+    assert floor_totals(path) == _true_totals(sim)
+    assert "pending_flag_ids" not in corrections(path, "award")[-1].data["award"]
+    [added] = corrections(path, "missed_event")
+    assert added.data["event"] == {**lost.to_dict(), "frame": None}
+    story_text = run("log", "show", "1", "--log", str(path)).output
+    assert (f"at {lost.t:.2f} s seat {lost.seat} receives a face-down card as a replacement (missed by the camera, "
+            "found by the floor after the hand)") in story_text
+    assert run("log", "recheck", "1", "--log", str(path)).exit_code == 0
+    assert run("log", "verify", "--log", str(path)).exit_code == 0
+
+
 def test_the_review_hand_list_marks_the_floors_award(unread_logs: dict[tuple[str, int], Path], tmp_path: Path) -> None:
     from dealer_assist.app.models.review import summary_line
 

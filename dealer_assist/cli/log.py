@@ -258,29 +258,34 @@ _ONE_CARD_EVENTS = ("dealt", "exposed", "replaced")
 @click.option("--not-seen", "not_seen", multiple=True, metavar="EVENT_ID",
               help="Event EVENT_ID (as numbered by `log show`) did not happen: the camera took a glare for a card, "
                    "say; with --shown and --mucked or alone, once for each event.")
+@click.option("--missed", "missed", multiple=True, metavar="KIND:SEAT:SECONDS[:COUNT|CARD]",
+              help='An event the camera did not report, at its time in the recording: "replaced:3:27.9" (a '
+                   'replacement pitched under the dealer\'s hand, say), "dealt:2:5.5", "discarded:5:16.2:2", '
+                   '"folded:4:12.0", "exposed:2:3.1:Qs"; a card dealt or replaced may name its card. Once for each '
+                   "event, with the other reads or alone.")
 def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str, void: bool,
             accept: str | None, dismiss: str | None, misread: str | None, note: bool, shown: tuple[str, ...],
-            mucked: tuple[str, ...], not_seen: tuple[str, ...]) -> None:
+            mucked: tuple[str, ...], not_seen: tuple[str, ...], missed: tuple[str, ...]) -> None:
     """Record the floor's correction of HAND, an ended hand: exactly one of --void, --accept-flag,
-    --dismiss-flag, --misread, --note, or the floor's reading of the table (--shown, --mucked and --not-seen, each
-    repeatable).
+    --dismiss-flag, --misread, --note, or the floor's reading of the table (--shown, --mucked, --not-seen and
+    --missed, each repeatable).
 
     The correction is a new row in the hash chain pointing at what it corrects; what was recorded is never
-    changed. After --misread, --shown, --mucked or --not-seen the hand is refereed again with every such correction
-    of the floor's, and the award that makes, when it differs from the hand's, is recorded as the floor's and
-    printed. Needs the log free of a recorder (while the app records, Review's Floor read… does it), and a signed
-    log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
-    reads = bool(shown or mucked or not_seen)
+    changed. After --misread, --shown, --mucked, --not-seen or --missed the hand is refereed again with every such
+    correction of the floor's (a missed event at its own time), and the award that makes, when it differs from the
+    hand's, is recorded as the floor's and printed. Needs the log free of a recorder (while the app records,
+    Review's Floor read… does it), and a signed log's key (--key-file or $DEALER_ASSIST_LOG_KEY_FILE)."""
+    reads = bool(shown or mucked or not_seen or missed)
     chosen = [name for name, given in (("--void", void), ("--accept-flag", accept is not None),
                                        ("--dismiss-flag", dismiss is not None), ("--misread", misread is not None),
-                                       ("--note", note), ("--shown/--mucked/--not-seen", reads)) if given]
+                                       ("--note", note), ("--shown/--mucked/--not-seen/--missed", reads)) if given]
     if len(chosen) != 1:
         got = f" (got {' and '.join(chosen)})" if chosen else ""
         raise DealerAssistError("give exactly one of --void, --accept-flag FLAG_ID, --dismiss-flag FLAG_ID, "
                                 "--misread EVENT_ID:CARD, --note, or the floor's reads (--shown SEAT:CARDS, --mucked "
-                                f"SEAT, --not-seen EVENT_ID){got}")
+                                f"SEAT, --not-seen EVENT_ID, --missed KIND:SEAT:SECONDS){got}")
     if reads:
-        _correct_reads(log_path, key_file, hand, by, reason, shown, mucked, not_seen)
+        _correct_reads(log_path, key_file, hand, by, reason, shown, mucked, not_seen, missed)
         return
     if not reason.strip():
         raise DealerAssistError("--reason is empty; say why the floor made this correction")
@@ -328,15 +333,23 @@ def correct(log_path: Path | None, key_file: Path | None, hand: str, by: str, re
 
 
 def _correct_reads(log_path: Path | None, key_file: Path | None, hand: str, by: str, reason: str,
-                   shown: tuple[str, ...], mucked: tuple[str, ...], not_seen: tuple[str, ...]) -> None:
-    """Record each hand the floor read (`--shown SEAT:CARDS`), each muck it saw (`--mucked SEAT`) and each event it
-    found did not happen (`--not-seen EVENT_ID`), all checked before any is written, then award again."""
-    from dealer_assist.store.floor_award import FloorReads, parse_shown, record_floor_reads  # the referee: only here
+                   shown: tuple[str, ...], mucked: tuple[str, ...], not_seen: tuple[str, ...],
+                   missed: tuple[str, ...] = ()) -> None:
+    """Record each hand the floor read (`--shown SEAT:CARDS`), each muck it saw (`--mucked SEAT`), each event it
+    found did not happen (`--not-seen EVENT_ID`) and each one the camera missed (`--missed KIND:SEAT:SECONDS`), all
+    checked before any is written, then award again."""
+    from dealer_assist.store.floor_award import (  # the referee: only here
+        FloorReads,
+        parse_missed,
+        parse_shown,
+        record_floor_reads,
+    )
 
     hand_id = _hand_id(hand)
     seats = [_number("--mucked seat", text.strip()) for text in mucked]
     reads = FloorReads(tuple(parse_shown(text, "--shown") for text in shown), tuple(s for s in seats if s is not None),
-                       tuple(_row_id(text, "--not-seen event id", "show") for text in not_seen))
+                       tuple(_row_id(text, "--not-seen event id", "show") for text in not_seen),
+                       tuple(parse_missed(text, "--missed") for text in missed))
     reads.check()
     path = resolve_log_path(log_path)
     if not path.is_file():

@@ -2,9 +2,11 @@
 
 At a 720p table the camera reads few of the hands turned up, so many hands end with no award and the dealer pushes
 the pot by hand; a disputed pot is settled later from the surveillance video or the cards themselves. The floor keys
-in each hand it read (`shown_hand`) and each card the camera misread (`misread_card`); the hand is refereed again with
-them under its recorded house rules, and the award that makes is recorded as the floor's (`award`), beside the
-referee's records, never over them. `log recheck` checks that each floor award follows from the corrections before it.
+in each hand it read (`shown_hand`), each muck it saw (`mucked_hand`), each card the camera misread (`misread_card`),
+each event that did not happen (`false_event`) and each one the camera missed (`missed_event`, refereed at its own
+time); the hand is refereed again with them under its recorded house rules, and the award that makes is recorded as
+the floor's (`award`), beside the referee's records, never over them. `log recheck` checks that each floor award
+follows from the corrections before it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,16 @@ from dealer_assist.store.recheck import (
     referee_again,
     table_config,
 )
-from dealer_assist.store.records import CorrectionKind, HandStory, StoredAward, StoredCorrection, StoredFlag
+from dealer_assist.store.records import (
+    MISSED_EVENT_KINDS,
+    CorrectionKind,
+    HandStory,
+    StoredAward,
+    StoredCorrection,
+    StoredFlag,
+)
+from dealer_assist.store.render import event_sentence
+from dealer_assist.vision.events import TableEvent, event_from_dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,12 +138,13 @@ def record_floor_award(log: HandLog, hand_id: int, *, by: str) -> FloorAward:
 
 @dataclass(frozen=True, slots=True)
 class FloorReads:
-    """What the floor read of an ended hand: hands shown (seat, cards), seats that mucked at the showdown, and events
-    that did not happen (their ids); `check` refuses a seat or card given twice."""
+    """What the floor read of an ended hand: hands shown (seat, cards), seats that mucked at the showdown, events
+    that did not happen (their ids) and events the camera missed; `check` refuses a seat or card given twice."""
 
     shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     mucked: tuple[int, ...] = ()
     not_seen: tuple[int, ...] = ()
+    missed: tuple[TableEvent, ...] = ()
 
     def check(self) -> None:
         seats = [seat for seat, _ in self.shown]
@@ -149,7 +161,7 @@ class FloorReads:
                                     "shows its hand or mucks it")
 
     def __bool__(self) -> bool:
-        return bool(self.shown or self.mucked or self.not_seen)
+        return bool(self.shown or self.mucked or self.not_seen or self.missed)
 
 
 def parse_shown(text: str, what: str = "shown hand") -> tuple[int, tuple[Card, ...]]:
@@ -159,6 +171,39 @@ def parse_shown(text: str, what: str = "shown hand") -> tuple[int, tuple[Card, .
     if not sep or not cards_text.strip() or not (seat_text.isascii() and seat_text.isdigit()):
         raise DealerAssistError(f'bad {what} {text!r}; expected SEAT:CARDS, e.g. "3:Ah 2c 3d 4s"')
     return int(seat_text), parse_cards(cards_text)
+
+
+def parse_missed(text: str, what: str = "missed event") -> TableEvent:
+    """"replaced:3:27.9" (KIND:SEAT:SECONDS, then :COUNT for a discard or :CARD for a card dealt, replaced or
+    exposed) as the event the camera missed, or a one-line error naming what is accepted."""
+    parts = [p.strip() for p in text.split(":")]
+    example = 'KIND:SEAT:SECONDS[:COUNT|CARD], e.g. "replaced:3:27.9", "discarded:5:16.2:2", "dealt:2:5.5:Kd"'
+    kinds = ", ".join(MISSED_EVENT_KINDS)
+    if len(parts) not in (3, 4) or parts[0] not in MISSED_EVENT_KINDS:
+        raise DealerAssistError(f"bad {what} {text!r}; expected {example} (KIND one of {kinds})")
+    kind, seat_text, t_text = parts[:3]
+    extra = parts[3] if len(parts) == 4 else None
+    if not (seat_text.isascii() and seat_text.isdigit()):
+        raise DealerAssistError(f"bad {what} {text!r}: the seat is a number; expected {example}")
+    try:
+        t = float(t_text)
+    except ValueError:
+        raise DealerAssistError(f"bad {what} {text!r}: the time is seconds into the recording; expected "
+                                f"{example}") from None
+    data: dict[str, Any] = {"kind": kind, "t": t, "seat": int(seat_text)}
+    if kind == "discarded":
+        if extra is None or not (extra.isascii() and extra.isdigit()) or int(extra) < 1:
+            raise DealerAssistError(f"bad {what} {text!r}: a discard names how many cards, e.g. "
+                                    '"discarded:5:16.2:2"')
+        data["count"] = int(extra)
+    elif kind == "folded":
+        if extra is not None:
+            raise DealerAssistError(f'bad {what} {text!r}: a fold is KIND:SEAT:SECONDS, e.g. "folded:4:12.0"')
+    elif kind == "exposed" and extra is None:
+        raise DealerAssistError(f'bad {what} {text!r}: an exposure names the card, e.g. "exposed:2:3.1:Qs"')
+    elif extra is not None:
+        data["card"] = extra
+    return event_from_dict({"frame": None, **data})
 
 
 def _check_hand_sizes(story: HandStory, reads: FloorReads) -> None:
@@ -190,6 +235,8 @@ def record_floor_reads(log: HandLog, hand_id: int, reads: FloorReads, *, by: str
          f"seat {seat} showed {' '.join(map(str, cards))}") for seat, cards in reads.shown]
     floor += [("mucked_hand", {"seat": seat}, None, f"seat {seat} mucked") for seat in reads.mucked]
     floor += [("false_event", {}, event, f"event #{event} did not happen") for event in dict.fromkeys(reads.not_seen)]
+    floor += [("missed_event", {"event": event.to_dict()}, None,
+               f"the camera missed: at {event.t:.2f} s {event_sentence(event)}") for event in reads.missed]
     with log.batch():
         refs = [log.record_correction(hand_id, kind, reason=reason, by=by, data=data, target_id=target)
                 for kind, data, target, _ in floor]

@@ -21,6 +21,7 @@ import fcntl
 import functools
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -56,6 +57,7 @@ from dealer_assist.store.records import (
     CORRECTION_TARGETS,
     FLAG_COLUMNS,
     HAND_STATUSES,
+    MISSED_EVENT_KINDS,
     CorrectionKind,
     HandStatus,
     HandStory,
@@ -65,7 +67,7 @@ from dealer_assist.store.records import (
 from dealer_assist.store.schema import CHAINED_TABLES, MIGRATION_SET, MIGRATIONS_TABLE, blocking_migrations
 from dealer_assist.store.text import check_name
 from dealer_assist.store.verify import VerifyReport, verify_log
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.events import TableEvent, event_from_dict
 
 Durability = Literal["process", "power"]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -610,6 +612,8 @@ class HandLog:
         shown_hand: the hand itself, data {"seat": N, "cards": "Ah 2c 3d 4s"} (read by the floor after the hand).
         mucked_hand: the hand itself, data {"seat": N} (the floor saw the seat muck at the showdown).
         false_event: target an event id (the floor found it did not happen).
+        missed_event: the hand itself, data {"event": {"kind": "replaced", "t": 27.9, "seat": 3, ...}} (an event the
+        camera did not report: one of `MISSED_EVENT_KINDS`, at a seat of the hand, at a time in seconds).
         award: the hand itself, data {"award": {...}, "after": [correction ids]} (`store.floor_award`).
         """
         target_table = CORRECTION_TARGETS.get(kind)
@@ -636,12 +640,34 @@ class HandLog:
             payload["card"] = str(parse_card(str(payload["card"])))
         elif kind in ("shown_hand", "mucked_hand"):
             payload = self._shown_hand_data(hand_id, payload, cards=kind == "shown_hand")
+        elif kind == "missed_event":
+            payload = {"event": self._missed_event_data(hand_id, payload.get("event")).to_dict()}
         elif kind == "award" and not isinstance(payload.get("award"), dict):
             raise DealerAssistError('an award correction needs data {"award": {...}} (the award as the log keeps it)')
         return self._write("corrections", {
             "hand_id": hand_id, "kind": kind, "target_table": target_table, "target_id": target_id,
             "data": canonical_json(payload), "reason": reason, "by": by, "t": t,
         })
+
+    def _missed_event_data(self, hand_id: int, data: Any) -> TableEvent:
+        """A missed_event correction's event, checked: a seat event the floor can add, at a seat of the hand, at a
+        time in seconds (a discard of at least one card)."""
+        accepted = ", ".join(MISSED_EVENT_KINDS)
+        if not isinstance(data, dict) or data.get("kind") not in MISSED_EVENT_KINDS:
+            kind = data.get("kind") if isinstance(data, dict) else data
+            raise DealerAssistError(f"a missed event is one of {accepted}; got {kind!r}")
+        event = event_from_dict({"frame": None, **data})
+        seat = getattr(event, "seat", None)
+        seats = json.loads(self.conn.execute("SELECT seats FROM hands WHERE id = ?", (hand_id,)).fetchone()[0])
+        if not isinstance(seat, int) or isinstance(seat, bool) or str(seat) not in seats:
+            raise DealerAssistError(f"hand {hand_id} has no seat {seat!r}; a missed event names one of its seats")
+        t = event.t
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise DealerAssistError(f"a missed event's time is seconds into the recording, e.g. 27.9; got {t!r}")
+        count = getattr(event, "count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise DealerAssistError(f"a missed discard is of 1 card or more; got {count!r}")
+        return event
 
     def _shown_hand_data(self, hand_id: int, data: Mapping[str, Any], *, cards: bool) -> dict[str, Any]:
         """A shown_hand (`cards`) or mucked_hand correction's data, checked: a seat of the hand and, shown, its cards

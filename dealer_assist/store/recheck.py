@@ -36,7 +36,7 @@ from dealer_assist.store.records import (
     StoredFlag,
 )
 from dealer_assist.store.sink import award_payload
-from dealer_assist.vision.events import CardsGathered, CardsShown, SeatFolded, TableEvent
+from dealer_assist.vision.events import CardsGathered, CardsShown, SeatFolded, TableEvent, event_from_dict
 
 
 def house_rules_data(text: str) -> dict[str, Any]:
@@ -158,10 +158,10 @@ class Replay:
         return [o for o in self.outputs if isinstance(o, Flag)]
 
 
-FLOOR_INPUTS = ("misread_card", "shown_hand", "mucked_hand", "false_event")
+FLOOR_INPUTS = ("misread_card", "shown_hand", "mucked_hand", "false_event", "missed_event")
 """The floor's corrections after a hand ended that change what is refereed (`floor_award`): a card the camera
-misread, a hand it did not read, a muck it took for something else, an event that did not happen. The others (rulings
-on flags, notes, a void) do not change the award."""
+misread, a hand it did not read, a muck it took for something else, an event that did not happen, an event the camera
+did not report. The others (rulings on flags, notes, a void) do not change the award."""
 _FLOOR_ORDER = {"misread_card": 0, "shown_hand": 1, "mucked_hand": 2}
 
 
@@ -170,9 +170,10 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     the recorded house rules, seats, button and camera mode.
 
     With `floor_until` (a sequence number), the floor's `FLOOR_INPUTS` corrections made after the hand ended and up
-    to that record are fed too, where the table would have had them: before the cards were gathered (misreads first,
-    then the hands the floor read, as keyed-in shows, then the mucks it saw); the events it found did not happen are
-    left out."""
+    to that record are fed too, where the table would have had them: the events the camera missed at their own time
+    (before the first event or action recorded later than them), the rest before the cards were gathered (misreads
+    first, then the hands the floor read, as keyed-in shows, then the mucks it saw); the events it found did not
+    happen are left out."""
     replayed = RecordingSink()
     referee = Referee(table_config(story), replayed)
     input_of: dict[tuple[str, int], int] = {}
@@ -184,13 +185,20 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     end_seq = story.end.seq if story.end is not None else None
     floor = [] if floor_until is None else floor_corrections(story, floor_until)
     struck = {r.target_id for r in floor if r.kind == "false_event"}
-    floor = _latest_reads(r for r in floor if r.kind != "false_event")
+    missed = sorted((missed_event(r) for r in floor if r.kind == "missed_event"), key=lambda e: e.t)
+    floor = _latest_reads(r for r in floor if r.kind not in ("false_event", "missed_event"))
     floor_at: int | None = None
     for rec in story.records:
         ended = end_seq is not None and rec.seq > end_seq
         item: TableEvent | DealerAction | Correction | None = None
         if isinstance(rec, StoredEvent) and rec.id in struck:
             continue                                # the floor found it did not happen
+        if isinstance(rec, StoredEvent | StoredAction) and missed:
+            t = rec.event.t if isinstance(rec, StoredEvent) else rec.t
+            gathered = isinstance(rec, StoredEvent) and isinstance(rec.event, CardsGathered)
+            while missed and (gathered or (t is not None and missed[0].t <= t)):
+                problems += _feed_missed(referee, missed.pop(0))
+                inputs += 1
         if isinstance(rec, StoredEvent):
             item = rec.event
             if floor and isinstance(item, CardsGathered):
@@ -217,6 +225,9 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
         except DealerAssistError as exc:
             problems.append(f"record #{rec.seq} cannot be refereed again: {exc}")
             break
+    for event in missed if referee.run is not None else ():     # after the last record (never gathered)
+        problems += _feed_missed(referee, event)
+        inputs += 1
     if floor and referee.run is not None:       # never gathered (the recording stopped): before the end
         floor_at = sum(r[0] == "output" for r in replayed.records)
         problems += _feed_floor(referee, floor, input_of, _last_t(story), None)
@@ -227,6 +238,20 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     hands = sum(r[0] == "start" for r in replayed.records)
     return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems),
                   floor_at)
+
+
+def missed_event(rec: StoredCorrection) -> TableEvent:
+    """The event a `missed_event` correction adds (as the log checked it when it was written)."""
+    return event_from_dict({"frame": None, **rec.data["event"]})
+
+
+def _feed_missed(referee: Referee, event: TableEvent) -> list[str]:
+    """Feed an event the floor found the camera missed; what could not be fed."""
+    try:
+        referee.feed(event)
+    except DealerAssistError as exc:
+        return [f"the missed {event.kind} at {event.t:.1f} s cannot be refereed: {exc}"]
+    return []
 
 
 def floor_corrections(story: HandStory, until: int | None = None) -> list[StoredCorrection]:

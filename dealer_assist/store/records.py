@@ -11,12 +11,14 @@ HandStatus = Literal["complete", "misdeal", "void", "incomplete"]
 HAND_STATUSES: tuple[HandStatus, ...] = ("complete", "misdeal", "void", "incomplete")
 
 CorrectionKind = Literal["misread_card", "void_hand", "accept_flag", "dismiss_flag", "note", "shown_hand",
-                         "mucked_hand", "false_event", "award"]
+                         "mucked_hand", "false_event", "missed_event", "award"]
 # What each correction kind may point at. After a hand has ended, `shown_hand` is a hand the floor read that the camera
 # did not (data {"seat": N, "cards": "Ah 2c 3d 4s"}), `mucked_hand` a seat the floor saw muck at the showdown (data
 # {"seat": N}; the camera took it for a hand turned up, say), `false_event` an event the camera reported that did not
-# happen (a glare taken for a card, say; target the event), and `award` the floor's award of the hand refereed again
-# with the floor's corrections (`store.floor_award`; data {"award": the award's JSON, "after": [the corrections' ids]}).
+# happen (a glare taken for a card, say; target the event), `missed_event` an event that happened and the camera did
+# not report (a replacement pitched under the dealer's hand, say; data {"event": the event as `TableEvent.to_dict`}),
+# and `award` the floor's award of the hand refereed again with the floor's corrections (`store.floor_award`; data
+# {"award": the award's JSON, "after": [the corrections' ids]}).
 CORRECTION_TARGETS: dict[str, str] = {
     "misread_card": "events",
     "void_hand": "hands",
@@ -26,8 +28,12 @@ CORRECTION_TARGETS: dict[str, str] = {
     "shown_hand": "hands",
     "mucked_hand": "hands",
     "false_event": "events",
+    "missed_event": "hands",
     "award": "hands",
 }
+
+MISSED_EVENT_KINDS = ("dealt", "exposed", "discarded", "replaced", "folded")
+"""The table events the floor can add as `missed_event` (a seat's card, exposure, discard, replacement or fold)."""
 
 
 @dataclass(frozen=True, slots=True)

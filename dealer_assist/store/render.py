@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dealer_assist.audit.outputs import REFEREE_BY
+from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.records import (
     HandStory,
     StoredAction,
@@ -17,7 +18,7 @@ from dealer_assist.store.records import (
     StoredSnapshot,
 )
 from dealer_assist.store.text import printable
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.events import TableEvent, event_from_dict
 
 
 def _when(t: float | None, frame: int | None = None) -> str:
@@ -98,11 +99,21 @@ def correction_sentence(corr: StoredCorrection) -> str:
                       "hand)",
         "mucked_hand": f"seat {corr.data.get('seat')} mucked at the showdown (seen by the floor after the hand)",
         "false_event": f"event #{corr.target_id} did not happen (found by the floor after the hand)",
+        "missed_event": _missed_sentence(corr.data.get("event")),
         "award": "awards the pots",
     }.get(corr.kind, f"{corr.kind} {corr.target_table} #{corr.target_id}")
     if corr.by == REFEREE_BY:          # the referee's own (a keyed-in show settled the flag), not the floor's ruling
         return f"REFEREE correction #{corr.id}: {what}: {corr.reason}"
     return f"FLOOR correction #{corr.id} by {corr.by}: {what}: {corr.reason}"
+
+
+def _missed_sentence(data: Any) -> str:
+    """ "at 27.90 s seat 3 receives a face-down card as a replacement (missed by the camera, found by ...)"."""
+    try:
+        event = event_from_dict({"frame": None, **data})
+    except (DealerAssistError, TypeError):
+        return f"an event the camera missed: {data!r}"
+    return f"at {event.t:.2f} s {event_sentence(event)} (missed by the camera, found by the floor after the hand)"
 
 
 FLAG_RULINGS = {"accept_flag": "accepted", "dismiss_flag": "dismissed"}

@@ -218,13 +218,19 @@ class ReviewModel:
         more = f" (and {len(result.differences) - 3} more)" if len(result.differences) > 3 else ""
         return False, f"Hand {hand_id} DIFFERS from its record: {shown}{more}"
 
-    def floor_reads(self, hand_id: int, shown: str, mucked: str = "", *, by: str,
+    def floor_reads(self, hand_id: int, shown: str, mucked: str = "", missed: str = "", *, by: str,
                     reason: str) -> tuple[bool, str]:
-        """The floor's reads of an ended hand (`log correct --shown/--mucked`): `shown` one "SEAT: CARDS" per line,
-        `mucked` seat numbers; recorded through the window's writer when it holds the log (`writer`), else through
-        one opened for this; the hand is then refereed again and its award recorded as the floor's. (recorded, a
-        sentence for the floor); nothing is written when anything is wrong."""
-        from dealer_assist.store.floor_award import FloorReads, parse_shown, record_floor_reads  # the referee
+        """The floor's reads of an ended hand (`log correct --shown/--mucked/--missed`): `shown` one "SEAT: CARDS" per
+        line, `mucked` seat numbers, `missed` one event the camera did not report per line ("replaced:3:27.9");
+        recorded through the window's writer when it holds the log (`writer`), else through one opened for this; the
+        hand is then refereed again and its award recorded as the floor's. (recorded, a sentence for the floor);
+        nothing is written when anything is wrong."""
+        from dealer_assist.store.floor_award import (  # the referee
+            FloorReads,
+            parse_missed,
+            parse_shown,
+            record_floor_reads,
+        )
 
         try:
             if not by.strip() or not reason.strip():
@@ -234,9 +240,11 @@ class ReviewModel:
             if bad is not None:
                 raise DealerAssistError(f"bad seat {bad!r} among those that mucked; give seat numbers, e.g. 4 6")
             reads = FloorReads(tuple(parse_shown(line) for line in shown.splitlines() if line.strip()),
-                               tuple(int(s) for s in seats))
+                               tuple(int(s) for s in seats),
+                               missed=tuple(parse_missed(line.strip()) for line in missed.splitlines() if line.strip()))
             if not reads:
-                raise DealerAssistError("key in a hand shown (SEAT: CARDS) or a seat that mucked")
+                raise DealerAssistError("key in a hand shown (SEAT: CARDS), a seat that mucked or an event the camera "
+                                        "missed (KIND:SEAT:SECONDS)")
             reads.check()
             writer = self.writer() if self.writer is not None else None
             if writer is None and not self.path.is_file():

@@ -268,13 +268,13 @@ class ReviewView(QWidget):
         if name:
             self.export_to(Path(name), fmt)
 
-    def floor_read(self, shown: str, mucked: str, by: str, reason: str) -> bool:
+    def floor_read(self, shown: str, mucked: str, by: str, reason: str, missed: str = "") -> bool:
         """Record the floor's reads of the chosen hand (`ReviewModel.floor_reads`); say the award, show the hand."""
         hand_id = self.current_hand()
         if hand_id is None:
             self._say("Choose a hand first.", theme.GOLD)
             return False
-        ok, text = self.model.floor_reads(hand_id, shown, mucked, by=by, reason=reason)
+        ok, text = self.model.floor_reads(hand_id, shown, mucked, missed, by=by, reason=reason)
         if ok:
             self.search()
             if hand_id in self._hand_ids:
@@ -297,8 +297,8 @@ class ReviewView(QWidget):
 
 
 class FloorReadDialog(QDialog):
-    """The floor's reads of an ended hand: each hand shown (one "SEAT: CARDS" a line), the seats that mucked, who
-    rules and why."""
+    """The floor's reads of an ended hand: each hand shown (one "SEAT: CARDS" a line), the seats that mucked, the
+    events the camera missed (one "KIND:SEAT:SECONDS" a line), who rules and why."""
 
     def __init__(self, hand_id: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -309,6 +309,10 @@ class FloorReadDialog(QDialog):
         self.shown.setMinimumHeight(90)
         self.mucked = QLineEdit()
         self.mucked.setPlaceholderText("seats that mucked at the showdown, e.g. 4 6")
+        self.missed = QPlainTextEdit()
+        self.missed.setPlaceholderText("events the camera missed, one a line, e.g.\nreplaced:3:27.9\n"
+                                       "discarded:5:16.2:2")
+        self.missed.setMinimumHeight(60)
         self.by = QLineEdit()
         self.by.setPlaceholderText("floor person's name or badge")
         self.reason = QLineEdit()
@@ -317,6 +321,7 @@ class FloorReadDialog(QDialog):
                            "the floor's. What was recorded stays."))
         form.addRow("Hands shown", self.shown)
         form.addRow("Mucked", self.mucked)
+        form.addRow("Missed events", self.missed)
         form.addRow("By", self.by)
         form.addRow("Reason", self.reason)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -324,5 +329,6 @@ class FloorReadDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def values(self) -> tuple[str, str, str, str]:
-        return self.shown.toPlainText(), self.mucked.text(), self.by.text(), self.reason.text()
+    def values(self) -> tuple[str, str, str, str, str]:
+        return (self.shown.toPlainText(), self.mucked.text(), self.by.text(), self.reason.text(),
+                self.missed.toPlainText())
