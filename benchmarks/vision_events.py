@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/vision_events.py [--seeds 0-5] [--games badugi-limit,badacey-limit-triple]
         [--errors all] [--size 640x360] [--onnx-frames 300] [--onnx-size 1280x720] [--model models/]
         [--hints referee|none] [--felt-print N] [--verbose] [--cache DIR] [--keyed-shows S]
-        [--floor-award shows|mucks|strike]
+        [--floor-award shows|mucks|strike|missed]
 
 Each video (`synth.hand_video.SimulatedTable`, a held-out face and back design, fps 15) is rendered
 frame by frame, turned into detections, run through the Pipeline (mapper + tracker) and scored
@@ -31,11 +31,12 @@ Per-video errors are injected on every other seed (`--errors`).
 `--keyed-shows SECONDS`: the dealer keys in every shown hand that long after it is turned up (`CardsShown.entered`,
 as the app's Live mode and `audit --actions` take it), so the awards measure the referee and tracker with the shown
 hands read at the table, not by the camera.
-`--floor-award shows|mucks|strike`: the referee records each ONNX video's hand into a hand log, and after the hand
-the floor keys in what a reviewer of the video would (`log correct`'s path, `store.floor_award`): every hand shown
+`--floor-award shows|mucks|strike|missed`: the referee records each ONNX video's hand into a hand log, and after the
+hand the floor keys in what a reviewer of the video would (`log correct`'s path, `store.floor_award`): every hand shown
 (`shows`), also every seat that mucked at the showdown (`mucks`), also strikes each card event the tracker invented
-(`strike`: no truth card of that seat within 2 s). onnx_floor_awards_right / _wrong / _none: the floor's award (or the
-camera's, where keying changes nothing) against the true events'.
+(`strike`: no truth card of that seat within 2 s), also adds each card, discard or fold in the betting the tracker did
+not report at all (`missed`: no reported event of that kind at that seat within 2 s). onnx_floor_awards_right /
+_wrong / _none: the floor's award (or the camera's, where keying changes nothing) against the true events'.
 `--verbose` also lists the missed and extra events and, for each whole ONNX video, the referee's flags no injected
 error explains and the injected errors it raised no flag for.
 `--felt-print N` lays N pieces of print on every video's felt (lettering and lone printed chips, as a real
@@ -74,6 +75,7 @@ from dealer_assist.audit.table import TableConfig  # noqa: E402
 from dealer_assist.rules.house_rules import HouseRules  # noqa: E402
 from dealer_assist.store import HandLog, StoredEvent  # noqa: E402
 from dealer_assist.store.floor_award import current_award, record_floor_award  # noqa: E402
+from dealer_assist.store.records import MISSED_EVENT_KINDS  # noqa: E402
 from dealer_assist.store.sink import HandLogSink  # noqa: E402
 from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, InjectedError, SimulatedTable  # noqa: E402
 from dealer_assist.synth.track_eval import (  # noqa: E402
@@ -174,8 +176,9 @@ def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
 
 def floor_outcome(sim: SimulatedTable, log: HandLog, video: TrackedVideo, keys: str) -> str:
     """"right", "wrong" or "none" (as `award_outcome`) for the floor's award after the hand: the true shown hands keyed
-    in, with `keys` "mucks" or "strike" also the true mucks at the showdown, with "strike" also the card events the
-    tracker invented struck (`log correct --shown/--mucked/--not-seen`)."""
+    in, with `keys` "mucks", "strike" or "missed" also the true mucks at the showdown, with "strike" or "missed" also
+    the card events the tracker invented struck, with "missed" also the card, discard and fold events it did not
+    report at all added (`log correct --shown/--mucked/--not-seen/--missed`)."""
     hand = log.hand_ids()[-1]
     last_bet = max((float(a["t"]) for a in sim.truth.actions), default=0.0)
     by, why = "floor", "read from the video"
@@ -183,13 +186,17 @@ def floor_outcome(sim: SimulatedTable, log: HandLog, video: TrackedVideo, keys: 
         if isinstance(e, CardsShown):
             log.record_correction(hand, "shown_hand", reason=why, by=by,
                                   data={"seat": e.seat, "cards": " ".join(map(str, e.cards))})
-        elif isinstance(e, SeatFolded) and e.t > last_bet and keys in ("mucks", "strike"):
+        elif isinstance(e, SeatFolded) and e.t > last_bet and keys in ("mucks", "strike", "missed"):
             log.record_correction(hand, "mucked_hand", reason=why, by=by, data={"seat": e.seat})
-    if keys == "strike":
+    if keys in ("strike", "missed"):
         invented = [e for e in video.invented() if e.kind in ("dealt", "replaced", "exposed")]
         for rec in log.story(hand).records:
             if isinstance(rec, StoredEvent) and rec.event in invented:
                 log.record_correction(hand, "false_event", reason=why, by=by, target_id=rec.id)
+    if keys == "missed":
+        for e in video.unseen():
+            if e.kind in MISSED_EVENT_KINDS and (e.kind != "folded" or e.t <= last_bet):
+                log.record_correction(hand, "missed_event", reason=why, by=by, data={"event": e.to_dict()})
     record_floor_award(log, hand, by=by)
     award = current_award(log.story(hand))
     truth = _referee(sim)
@@ -293,9 +300,10 @@ def main() -> None:
     ap.add_argument("--keyed-shows", type=float, default=None, metavar="SECONDS",
                     help="ONNX run: the dealer keys in every shown hand this long after it is turned up (before the "
                          "gather), as the app and audit's actions file let them; default: never")
-    ap.add_argument("--floor-award", choices=("shows", "mucks", "strike"), default=None,
+    ap.add_argument("--floor-award", choices=("shows", "mucks", "strike", "missed"), default=None,
                     help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
-                         "the invented card events) and awards the hand again (`log correct`)")
+                         "the invented card events; and adds the ones never reported) and awards the hand again "
+                         "(`log correct`)")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     ow, oh = (int(v) for v in args.onnx_size.lower().split("x"))
@@ -377,7 +385,7 @@ def main() -> None:
                 log.close()
                 if args.verbose:  # why an award was not made, or made provisional: the last hand's open flags
                     last = loops[0].referee.hands[-1] if loops[0].referee.hands else None
-                    print(f"#   {g} seed {s}: award {outcomes[-1]}")
+                    print(f"#   {g} seed {s}: award {outcomes[-1]}; the floor's {floor[-1] if floor else '-'}")
                     for f in (last.flags if last is not None else ()):
                         print(f"#     {f.severity} {f.kind} seat {f.seat}: {f.message}")
     _report("onnx", onnx, time.perf_counter() - t0, args.verbose)

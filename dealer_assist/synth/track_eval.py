@@ -244,6 +244,17 @@ class TrackedVideo:
         return tuple(e for e in s.extra
                      if not any(key(t) == key(e) and abs(t.t - e.t) <= within_s for t in self.truth))
 
+    def unseen(self, score: EventScore | None = None, within_s: float = 2.0) -> tuple[TableEvent, ...]:
+        """Truth events missed with no reported event of the same kind and seat within `within_s` (not merely out of
+        order, late or miscounted: something the camera did not report at all); `invented`'s mirror."""
+        s = score or self.score()
+
+        def key(e: TableEvent) -> tuple[str, object]:
+            return e.kind, e.to_dict().get("seat")
+
+        return tuple(t for t in s.missed
+                     if not any(key(f) == key(t) and abs(f.t - t.t) <= within_s for f in self.found))
+
     def latencies(self, score: EventScore | None = None) -> list[float]:
         """Seconds of video from each matched truth event's landing to the frame that reported it."""
         s = score or self.score()
