@@ -54,6 +54,11 @@ class Script:
         self.items += [CardDealt(t, f, seat, c), CardExposed(t, f, seat, c)]
         return self
 
+    def wait(self, seconds: float) -> Script:
+        """Nothing happens for `seconds` more (the next item comes that much later than the usual 0.5 s)."""
+        self.frame += round(seconds * 30)
+        return self
+
     def seen_up(self, seat: int, *cards: str) -> Script:
         """Cards already at the seat read face up (the tracker reports exposures only)."""
         t, f = self._tick()

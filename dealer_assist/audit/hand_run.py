@@ -33,6 +33,11 @@ from dealer_assist.vision.events import (
     TableEvent,
 )
 
+ENTRY_LAG_S = 1.5
+"""At a camera's table, how late a dealer's entry may be keyed after the say it records: a fold the camera saw while
+another seat was to act is out of turn only if that seat's turn has not come (its entry, and those after it, keyed)
+this long after the fold. A dealer keys a say a second or so after the player makes it, while the camera sees the
+next player's cards go as they go."""
 REPEAT_S = 1.0
 """Two identical entries this close, the round still open and not the seat's turn, are one key pressed twice.
 Further apart they are two says (the same seat checking in two rounds, a missing entry between left the first open)."""
@@ -139,6 +144,9 @@ class HandRun(ShowdownChecks):
     def feed(self, item: TableEvent | DealerAction) -> None:
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
+        self._now = t
+        if self._fold_held:
+            self._release_folds(t)
         if isinstance(item, CardsShown) and item.seat in self._entered and not item.entered:
             return                                 # the dealer keyed that hand in: the camera's later reads of it go
         if isinstance(item, CardsShown) and item.entered:
@@ -188,6 +196,15 @@ class HandRun(ShowdownChecks):
         if self._short:
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
+        self._release_folds(float("inf"))
+
+    def _release_folds(self, now: float) -> None:
+        """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
+        `ENTRY_LAG_S` after it (the entries before it were not merely keyed late)."""
+        for seat, (words, t, frame) in list(self._fold_held.items()):
+            if now > t + ENTRY_LAG_S:
+                del self._fold_held[seat]
+                self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, words, t, frame)
 
     def _release_deal(self, now: float) -> None:
         """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
@@ -487,6 +504,10 @@ class HandRun(ShowdownChecks):
     def _follow_action(self, action: DealerAction, frame: int | None, *, inferred: bool = False) -> None:
         self._finish_deal(action.t)
         hand = self.hand
+        if action.action == "fold" and action.seat in hand.index_of and not hand.live[hand.index_of[action.seat]]:
+            # already folded: the camera saw its cards go before the dealer keyed the fold (or it was keyed twice);
+            # no say of the next betting round, so it does not end a draw the camera's fold began
+            return
         if hand.phase is Phase.DRAWING and self._fold_in_draw(action, frame):
             self.taken_in = hand.phase
             return
@@ -546,9 +567,12 @@ class HandRun(ShowdownChecks):
         if hand.actor != seat:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
             heads_up = "heads_up_button_small_blind" if len(hand.seats) == 2 else None
-            self._flag(kind, seat, f"seat {seat} {action.action} out of turn: seat {hand.actor} is to act; "
-                       "it stands when its turn comes" + ("" if action.action == "fold" else " if still legal"),
-                       action.t, frame, option=heads_up)
+            words = (f"seat {seat} {action.action} out of turn: seat {hand.actor} is to act; it stands when its turn "
+                     "comes" + ("" if action.action == "fold" else " if still legal"))
+            if self.camera and action.source == "vision" and action.action == "fold" and heads_up is None:
+                self._fold_held[seat] = (words, action.t, frame)      # the entries before it may be keyed late
+            else:
+                self._flag(kind, seat, words, action.t, frame, option=heads_up)
             self._flag_replaced(action, frame)
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
@@ -769,6 +793,10 @@ class HandRun(ShowdownChecks):
 
     def _apply_pending(self, item: Pending) -> None:
         hand = self.hand
+        if isinstance(item, DealerAction) and item.action == "fold" and item.source == "vision":
+            held = self._fold_held.pop(item.seat, None)
+            if held is not None and self._now > held[1] + ENTRY_LAG_S:
+                self._flag(FlagKind.FOLD_OUT_OF_ORDER, item.seat, *held)
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
                 result = apply_action(hand, item, None)

@@ -86,6 +86,11 @@ class RunState:
         """Seats whose shown hand the dealer keyed in (`CardsShown.entered`): the camera's reads of it no longer
         count."""
         self._once: set[tuple[object, ...]] = set()
+        self._fold_held: dict[int, tuple[str, float, int | None]] = {}
+        """At a camera's table, folds the camera saw out of turn, with their flag's words, time and frame, until the
+        seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
+        self._now = 0.0
+        """The time of the input being followed."""
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
         """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
         self._betting_round: int | None = None
