@@ -58,10 +58,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import random
 import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -125,10 +127,12 @@ def keyed_shows(sim: SimulatedTable, delay_s: float) -> list[CardsShown]:
 
 
 def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
-                     keyed_delay_s: float | None = None, logs: list[HandLog] | None = None) -> FollowerFactory:
-    """A Referee loop for each video (its seats, chips, button and dealer actions; with `keyed_delay_s`, also each
-    shown hand keyed in by the dealer that long after it was turned up), giving the tracker phase hints; each loop made
-    is appended to `loops`. With `logs`, each referee records into a new hand log, appended there."""
+                     keyed_delay_s: float | None = None, logs: list[HandLog] | None = None,
+                     action_lag_s: float | str = 0.0) -> FollowerFactory:
+    """A Referee loop for each video (its seats, chips, button and dealer actions, each keyed `action_lag_s` after
+    the player acted; with `keyed_delay_s`, also each shown hand keyed in by the dealer that long after it was turned
+    up), giving the tracker phase hints; each loop made is appended to `loops`. With `logs`, each referee records into
+    a new hand log, appended there."""
 
     def make(sim: SimulatedTable, pipeline: Pipeline) -> RefereeLoop:
         referee = _referee(sim)
@@ -137,7 +141,9 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
             logs.append(log)
             referee = Referee(referee.table, HandLogSink(log, log.open_session("T1", "sim")))
         loop = RefereeLoop(referee, horizon_s, tracker=pipeline)
-        loop.push(_actions(sim))
+        lo, _, hi = str(action_lag_s).partition(":")
+        rng = random.Random(sim.seed)
+        loop.push([replace(a, t=max(0.0, a.t + rng.uniform(float(lo), float(hi or lo)))) for a in _actions(sim)])
         if keyed_delay_s is not None:
             loop.push(keyed_shows(sim, keyed_delay_s))
         if loops is not None:
@@ -300,6 +306,10 @@ def main() -> None:
     ap.add_argument("--keyed-shows", type=float, default=None, metavar="SECONDS",
                     help="ONNX run: the dealer keys in every shown hand this long after it is turned up (before the "
                          "gather), as the app and audit's actions file let them; default: never")
+    ap.add_argument("--action-lag", default="0", metavar="SECONDS[:SECONDS]",
+                    help="ONNX run: the dealer keys each action this long after the player acted (a live pad's "
+                         "human lag), or a time drawn evenly from A:B for each (seeded by the video's seed); 0: at "
+                         "the moment, as the simulator has it")
     ap.add_argument("--floor-award", choices=("shows", "mucks", "strike", "missed"), default=None,
                     help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
                          "the invented card events; and adds the ones never reported) and awards the hand again "
@@ -364,7 +374,8 @@ def main() -> None:
             sim = table(g, s, onnx_size)
             video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
                                 process_fps=args.process_fps or None,
-                                follow=referee_follower(args.horizon, loops, args.keyed_shows, logs) if follow
+                                follow=referee_follower(args.horizon, loops, args.keyed_shows, logs,
+                                                        args.action_lag) if follow
                                 else None, cache=cache(g, s))
             onnx.append(video)
             if loops and video.frames == sim.frame_count:       # a whole video: its award can be compared
