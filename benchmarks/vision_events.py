@@ -142,7 +142,7 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
             referee = Referee(referee.table, HandLogSink(log, log.open_session("T1", "sim")))
         loop = RefereeLoop(referee, horizon_s, tracker=pipeline)
         lo, _, hi = str(action_lag_s).partition(":")
-        rng = random.Random(sim.seed)
+        rng = random.Random(f"{sim.truth.game}-{sim.truth.seed}")
         loop.push([replace(a, t=max(0.0, a.t + rng.uniform(float(lo), float(hi or lo)))) for a in _actions(sim)])
         if keyed_delay_s is not None:
             loop.push(keyed_shows(sim, keyed_delay_s))
