@@ -446,6 +446,26 @@ def test_a_fold_the_camera_saw_before_the_seats_before_it_were_keyed_is_out_of_t
     assert kinds(closed(keyed, camera_table())) == [("fold_out_of_order", 1)]
 
 
+def test_a_discard_seen_before_the_betting_rounds_entries_are_keyed_is_the_next_draws() -> None:
+    """At a camera's table, after draw 1 the dealer keys the checks a second or so late, and the camera sees seat 1
+    discard for draw 2 before the first of them: it had read as a second discard in draw 1 ("after draw 1 was
+    over"), and a dealer keying 1 s late raised such flags on most simulated hands. Held until an entry of the round
+    comes within `ENTRY_LAG_S`, it is draw 2's. With no entry within that time, or with a card to the seat first, it
+    is late for draw 1, as before."""
+    def hand(gap: float = 0.0, card_first: bool = False) -> Script:
+        s = pre_draw().draw(1, 2).draw(2, 1).draw(3, 1).discard(1, 1)
+        if card_first:
+            s.replace(1, 1)
+        s.wait(gap).act(1, "check").act(2, "check").act(3, "check")
+        return s if card_first else s.replace(1, 1)
+
+    assert kinds(closed(hand(), camera_table())) == []
+    assert run(hand(), camera_table()).prompt.phase == "drawing"          # draw 2, seats 2 and 3 still to draw
+    assert kinds(closed(hand(gap=1.5), camera_table()))[:1] == [("draw_out_of_order", 1)]
+    assert kinds(closed(hand(card_first=True), camera_table()))[:1] == [("draw_out_of_order", 1)]
+    assert kinds(closed(hand(), table()))[:1] == [("draw_out_of_order", 1)]
+
+
 def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag_at_a_camera_table() -> None:
     """A camera confirms seat 2's last card a frame before seat 1's, or counts it a pitch early (a card pitched past
     it), or seat 3's two turns early: each early card fills its seat's turn when no card lands there then, and every

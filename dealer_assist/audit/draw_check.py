@@ -26,6 +26,13 @@ from dealer_assist.vision.events import (
 )
 
 SHORT_GRACE_S = 1.0   # a camera's late confirmation of a pitched replacement, after the table moved on
+ENTRY_LAG_S = 1.5
+"""At a camera's table, how late a dealer's entry may be keyed after the say it records. A dealer keys a say a second
+or so after the player makes it, while the camera sees cards go as they go: a fold the camera saw while another seat
+was to act is out of turn only if that seat's turn has not come this long after the fold (`HandRun`), a discard seen
+before the betting round's entries closed it is early only if the closing entry came later than this after it, and a
+discard by a seat that drew in the draw just over is late for that draw only if no entry of the betting round after
+it came within this (`DrawChecks._discarded`)."""
 
 
 class DrawChecks(RunState):
@@ -89,15 +96,18 @@ class DrawChecks(RunState):
         # late for this draw; after one, it is early for the next.
         late = (hand.phase is Phase.BETTING and seat in self._declared and self._draw_no == hand.round
                 and not hand.betting.acted and not any(isinstance(p, DealerAction) for p in self.pending))
+        if late and self.camera and hand.round < self.rules.draws:
+            # or early for the next draw, with the betting round's entries keyed late: `_release_late` says which
+            self._late_held.append(ev)
+            self._early.append((ev, hand.actor))
+            return
         if hand.phase is Phase.BETTING and not late and seat in hand.in_hand() and hand.round < self.rules.draws:
             self._early.append((ev, hand.actor))      # its draw has not opened: declared when it does
             return
-        self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
         if late:
-            self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw "
-                       f"{self._draw_no} was over", ev.t, ev.frame)
-            self._ooo_owed[seat] = self._ooo_owed.get(seat, 0) + ev.count
+            self._late_discard(ev)
             return
+        self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
         if hand.phase is Phase.BETTING and seat in hand.in_hand():
             return                                    # after the last draw: the hand's cards going in
         if hand.phase is not Phase.DRAWING or seat not in self._draw_seats():
@@ -269,13 +279,36 @@ class DrawChecks(RunState):
 
     def _flush_early(self, inferred: bool) -> None:
         """The draw opened: the discards seen before it are declared in it. Unless the round was only taken as
-        closed because of them (`inferred`), each came while a seat was still to act, and is flagged."""
+        closed because of them (`inferred`), or, at a camera's table, the entry that closed it came within
+        `ENTRY_LAG_S` of the discard (keyed late), each came while a seat was still to act, and is flagged."""
         early, self._early = self._early, []
+        self._late_held = []
         for ev, actor in early:
-            if not inferred:
+            if not inferred and not (self.camera and self._now <= ev.t + ENTRY_LAG_S):
                 self._flag(FlagKind.UNEXPECTED_EVENT, ev.seat, f"seat {ev.seat} discarded while seat {actor} was "
                            "still to act in the betting round", ev.t, ev.frame, severity=Severity.WARNING)
             self._discarded(ev)
+
+    def _late_discard(self, ev: CardsDiscarded) -> None:
+        """A seat that drew in the draw just over discarded again before the betting round after it began: late for
+        that draw, flagged; its replacements are owed outside the draw order."""
+        seat = ev.seat
+        self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
+        self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} after draw {self._draw_no} "
+                   "was over", ev.t, ev.frame)
+        self._ooo_owed[seat] = self._ooo_owed.get(seat, 0) + ev.count
+
+    def _release_late(self, now: float, card_to: int | None = None) -> None:
+        """At a camera's table, each discard held as late or early (`_discarded`) once `ENTRY_LAG_S` has passed: with
+        no entry of the betting round yet, it was late for the draw just over; else it stays early for the next. A
+        card to the seat (`card_to`) before any entry says late at once: its replacement, served out of the draw."""
+        hand = self.hand
+        for ev in [e for e in self._late_held if now > e.t + ENTRY_LAG_S or e.seat == card_to]:
+            self._late_held.remove(ev)
+            if hand.phase is Phase.BETTING and hand.betting.acted:
+                continue
+            self._early = [(e, a) for e, a in self._early if e is not ev]
+            self._late_discard(ev)
 
     def _replaced(self, ev: CardReplaced) -> None:
         hand = self.hand

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dealer_assist.audit.action_check import apply_action
 from dealer_assist.audit.deal import DealNote, Slot
-from dealer_assist.audit.draw_check import SHORT_GRACE_S
+from dealer_assist.audit.draw_check import ENTRY_LAG_S, SHORT_GRACE_S
 from dealer_assist.audit.missed_turn import entry_is_legal, fits_after_missing
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
@@ -33,11 +33,6 @@ from dealer_assist.vision.events import (
     TableEvent,
 )
 
-ENTRY_LAG_S = 1.5
-"""At a camera's table, how late a dealer's entry may be keyed after the say it records: a fold the camera saw while
-another seat was to act is out of turn only if that seat's turn has not come (its entry, and those after it, keyed)
-this long after the fold. A dealer keys a say a second or so after the player makes it, while the camera sees the
-next player's cards go as they go."""
 REPEAT_S = 1.0
 """Two identical entries this close, the round still open and not the seat's turn, are one key pressed twice.
 Further apart they are two says (the same seat checking in two rounds, a missing entry between left the first open)."""
@@ -147,6 +142,8 @@ class HandRun(ShowdownChecks):
         self._now = t
         if self._fold_held:
             self._release_folds(t)
+        if self._late_held:
+            self._release_late(t, item.seat if isinstance(item, CardDealt | CardReplaced) else None)
         if isinstance(item, CardsShown) and item.seat in self._entered and not item.entered:
             return                                 # the dealer keyed that hand in: the camera's later reads of it go
         if isinstance(item, CardsShown) and item.entered:
@@ -197,6 +194,7 @@ class HandRun(ShowdownChecks):
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
         self._release_folds(float("inf"))
+        self._release_late(float("inf"))
 
     def _release_folds(self, now: float) -> None:
         """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
