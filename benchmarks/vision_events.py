@@ -114,6 +114,18 @@ def _actions(sim: SimulatedTable) -> list[DealerAction]:
     return [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in sim.truth.actions]
 
 
+def lagged(actions: list[DealerAction], lag: float | str, seed: str) -> list[DealerAction]:
+    """The actions as a dealer keys them: each `lag` seconds after it was made, or a time drawn evenly from "A:B"
+    (seeded), in the order they were made (a dealer keys one say after the other, at least 0.1 s apart)."""
+    lo, _, hi = str(lag).partition(":")
+    rng = random.Random(seed)
+    out: list[DealerAction] = []
+    for a in sorted(actions, key=lambda a: a.t):
+        t = max(0.0, a.t + rng.uniform(float(lo), float(hi or lo)))
+        out.append(replace(a, t=max(t, out[-1].t + 0.1) if out and hi else t))
+    return out
+
+
 def keyed_shows(sim: SimulatedTable, delay_s: float) -> list[CardsShown]:
     """Each hand shown in the video as the dealer keys it in (`CardsShown.entered`): `delay_s` after it is turned up,
     and before the cards are gathered."""
@@ -141,9 +153,7 @@ def referee_follower(horizon_s: float, loops: list[RefereeLoop] | None = None,
             logs.append(log)
             referee = Referee(referee.table, HandLogSink(log, log.open_session("T1", "sim")))
         loop = RefereeLoop(referee, horizon_s, tracker=pipeline)
-        lo, _, hi = str(action_lag_s).partition(":")
-        rng = random.Random(f"{sim.truth.game}-{sim.truth.seed}")
-        loop.push([replace(a, t=max(0.0, a.t + rng.uniform(float(lo), float(hi or lo)))) for a in _actions(sim)])
+        loop.push(lagged(_actions(sim), action_lag_s, f"{sim.truth.game}-{sim.truth.seed}"))
         if keyed_delay_s is not None:
             loop.push(keyed_shows(sim, keyed_delay_s))
         if loops is not None:
@@ -308,8 +318,8 @@ def main() -> None:
                          "gather), as the app and audit's actions file let them; default: never")
     ap.add_argument("--action-lag", default="0", metavar="SECONDS[:SECONDS]",
                     help="ONNX run: the dealer keys each action this long after the player acted (a live pad's "
-                         "human lag), or a time drawn evenly from A:B for each (seeded by the video's seed); 0: at "
-                         "the moment, as the simulator has it")
+                         "human lag), or a time drawn evenly from A:B for each (seeded by the video's seed), keyed in "
+                         "order; 0: at the moment, as the simulator has it")
     ap.add_argument("--floor-award", choices=("shows", "mucks", "strike", "missed"), default=None,
                     help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
                          "the invented card events; and adds the ones never reported) and awards the hand again "
