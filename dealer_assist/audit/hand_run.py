@@ -179,6 +179,8 @@ class HandRun(ShowdownChecks):
         elif isinstance(item, SeatFolded):
             self._finish_deal(t)
             self._folded(item)
+            if self.camera and self.hand.phase is Phase.AWARDING and self._award_hold is None:
+                self._award_hold = t + ENTRY_LAG_S
         elif isinstance(item, CardsShown):
             self._finish_deal(t)
             self._shown(item)
@@ -195,6 +197,12 @@ class HandRun(ShowdownChecks):
         self._release_deal(float("inf"))
         self._release_folds(float("inf"))
         self._release_late(float("inf"))
+        self._award_hold = None
+
+    def finish_award(self, t: float) -> None:
+        """The recording ended while an award waited (`_award_hold`): award now."""
+        if self.hand.phase is Phase.AWARDING:
+            self._after(t, None)
 
     def _release_folds(self, now: float) -> None:
         """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
@@ -320,6 +328,9 @@ class HandRun(ShowdownChecks):
         if self._last_phase is Phase.DRAWING and (hand.phase is not Phase.DRAWING or hand.draw != self._last_draw):
             self.outputs.append(KeyMoment(f"draw {self._last_draw}", t, frame))
         if hand.phase is Phase.AWARDING:
+            if self._award_hold is not None and t <= self._award_hold:
+                self._last_phase, self._last_draw = hand.phase, hand.draw
+                return                          # a say keyed late may yet come for the seat the camera saw fold
             self.release_held()                 # an award must see every flag that holds it
             self._flag_unapplied(t, frame)
             try:
@@ -523,6 +534,14 @@ class HandRun(ShowdownChecks):
                        "not applied", action.t, frame, option=None)
             return
         if not hand.live[hand.index_of[seat]]:
+            if (action.source == "dealer" and self._award_hold is not None and action.t <= self._award_hold
+                    and action.action != "fold"):
+                self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat}'s {action.words} was keyed "
+                           f"{action.t - (self._award_hold - ENTRY_LAG_S):.1f} s after the camera saw its cards go to "
+                           "the muck, which ended the hand: the dealer may have keyed it late, the seat folding after "
+                           "it, so the says after it are missing and the pots may be wrong", action.t, frame,
+                           option=None, severity=Severity.ERROR, once=("keyed after fold", seat))
+                return
             if self.physical.get(seat, 0) > 0:          # the camera still sees its cards: the fold was an entry
                 self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} was entered as folded, but its cards never "
                            f"went to the muck and it acts again ({action.action}): the fold may have been another "

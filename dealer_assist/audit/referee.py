@@ -185,6 +185,7 @@ class Referee:
             return
         self.run.outputs.clear()
         self.run.release_held()
+        self.run.finish_award(t)
         self._emit(self.hands[-1], list(self.run.outputs))
         if self.run.done:
             self._end_complete(t)

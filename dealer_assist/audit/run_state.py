@@ -94,6 +94,9 @@ class RunState:
         seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
         self._now = 0.0
         """The time of the input being followed."""
+        self._award_hold: float | None = None
+        """At a camera's table, until when the award a fold the camera saw made waits (`ENTRY_LAG_S` after it): the
+        dealer may key, late, a say that seat made before its cards went."""
         self.physical: dict[int, int] = dict.fromkeys(self.hand.seats, 0)
         """Cards in front of each seat as the camera counted them (a misdeal makes it differ from the Hand)."""
         self._betting_round: int | None = None
