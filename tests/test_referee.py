@@ -487,6 +487,11 @@ def test_a_fold_the_camera_saw_that_ends_the_hand_waits_for_a_say_keyed_late() -
     assert clean.hands[-1].end is not None and clean.hands[-1].end.status == "complete"
     away = closed(hand(True), table())
     assert kinds(away) == [("illegal_action", 2)] and away.flags[0].severity is Severity.WARNING
+    # the same when the fold, seen before seat 1's call was keyed, waited for its turn and ended the hand then
+    waited = closed(Script().deal_all(ORDER).act(3, "fold").fold(2).act(1, "call").act(2, "check"), camera_table())
+    assert kinds(waited) == [("illegal_action", 2)] and waited.flags[0].severity is Severity.ERROR
+    [award] = waited.hands[-1].awards
+    assert isinstance(award, AwardMade) and award.provisional
 
 
 def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag_at_a_camera_table() -> None:

@@ -178,13 +178,15 @@ class HandRun(ShowdownChecks):
             self._replaced(item)
         elif isinstance(item, SeatFolded):
             self._finish_deal(t)
+            self._camera_fold_t = t
             self._folded(item)
-            if self.camera and self.hand.phase is Phase.AWARDING and self._award_hold is None:
-                self._award_hold = t + ENTRY_LAG_S
         elif isinstance(item, CardsShown):
             self._finish_deal(t)
             self._shown(item)
         self._drain()
+        if (self.camera and self._award_hold is None and self.hand.phase is Phase.AWARDING
+                and t <= self._camera_fold_t + ENTRY_LAG_S):
+            self._award_hold = self._camera_fold_t + ENTRY_LAG_S   # a fold the camera saw (now, or waiting) ended it
         self._after(t, frame)
 
     def release_held(self) -> None:

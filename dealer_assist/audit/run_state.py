@@ -94,6 +94,8 @@ class RunState:
         seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
         self._now = 0.0
         """The time of the input being followed."""
+        self._camera_fold_t = float("-inf")
+        """When the camera last saw a seat's cards go to the muck."""
         self._award_hold: float | None = None
         """At a camera's table, until when the award a fold the camera saw made waits (`ENTRY_LAG_S` after it): the
         dealer may key, late, a say that seat made before its cards went."""
