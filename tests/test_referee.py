@@ -467,31 +467,30 @@ def test_a_discard_seen_before_the_betting_rounds_entries_are_keyed_is_the_next_
 
 
 def test_a_fold_the_camera_saw_that_ends_the_hand_waits_for_a_say_keyed_late() -> None:
-    """At a camera's table the camera sees seat 2's cards go, which leaves seat 1 alone: the pot is seat 1's. Half
-    a second later the dealer keys seat 2's check, made before the cards went and keyed late (badugi-limit seed 10
-    with entries keyed 0.3 to 1.2 s late: an award made at once, final and wrong). The award waits `ENTRY_LAG_S`
-    for such a say; one that comes is an error flag, so the award is provisional. With none, the award is made as
-    before, final; and away from a camera the entry is the warning it was."""
-    def hand(late_check: bool) -> Script:
-        s = Script().deal_all(ORDER).act(3, "fold").act(1, "call").fold(2)
-        return s.act(2, "check") if late_check else s
-
-    late = closed(hand(True), camera_table())
-    assert kinds(late) == [("illegal_action", 2)] and late.flags[0].severity is Severity.ERROR
-    assert "keyed 0.5 s after the camera saw its cards go to the muck" in late.flags[0].message
-    [award] = late.hands[-1].awards
+    """At a camera's table the camera sees seat 2's cards go, which leaves seat 1 alone: the pot is seat 1's. But the
+    dealer keys each say a second or so late (badugi-limit seed 10 with entries keyed 0.3 to 1.2 s late: an award
+    made at once, final and wrong). A fold the camera saw in the seat's turn waits `ENTRY_LAG_S` for that seat's say
+    keyed late, which goes first (seat 2 checked, the draw began). One that waited for its turn ends the hand there,
+    and its award waits as long: a say of that seat keyed then is an error flag, so the award is provisional. With
+    none, the award is made as before, final; past the wait the fold goes first; away from a camera the late entry is
+    the warning it was."""
+    in_turn = Script().deal_all(ORDER).act(3, "fold").act(1, "call").fold(2)
+    checked = run(Script(items=list(in_turn.items), frame=in_turn.frame).act(2, "check"), camera_table())
+    assert kinds(checked) == [] and checked.prompt.phase == "drawing" and not checked.hands[-1].awards
+    waited = closed(Script().deal_all(ORDER).act(3, "fold").fold(2).act(1, "call").act(2, "check"), camera_table())
+    assert kinds(waited) == [("illegal_action", 2)] and waited.flags[0].severity is Severity.ERROR
+    assert "keyed 1.0 s after the camera saw its cards go to the muck" in waited.flags[0].message
+    [award] = waited.hands[-1].awards
     assert isinstance(award, AwardMade) and award.provisional and dict(award.award.totals)[1] > 0
-    clean = closed(hand(False), camera_table())
+    clean = closed(Script(items=list(in_turn.items), frame=in_turn.frame), camera_table())
     [award] = clean.hands[-1].awards
     assert kinds(clean) == [] and isinstance(award, AwardMade) and not award.provisional
     assert clean.hands[-1].end is not None and clean.hands[-1].end.status == "complete"
-    away = closed(hand(True), table())
+    past = closed(Script(items=list(in_turn.items), frame=in_turn.frame).wait(1.5).act(2, "check"), camera_table())
+    assert kinds(past) == [("illegal_action", 2)] and past.flags[0].severity is Severity.WARNING
+    assert not past.hands[-1].awards[0].provisional
+    away = closed(Script(items=list(in_turn.items), frame=in_turn.frame).act(2, "check"), table())
     assert kinds(away) == [("illegal_action", 2)] and away.flags[0].severity is Severity.WARNING
-    # the same when the fold, seen before seat 1's call was keyed, waited for its turn and ended the hand then
-    waited = closed(Script().deal_all(ORDER).act(3, "fold").fold(2).act(1, "call").act(2, "check"), camera_table())
-    assert kinds(waited) == [("illegal_action", 2)] and waited.flags[0].severity is Severity.ERROR
-    [award] = waited.hands[-1].awards
-    assert isinstance(award, AwardMade) and award.provisional
 
 
 def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag_at_a_camera_table() -> None:

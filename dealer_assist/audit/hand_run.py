@@ -140,6 +140,8 @@ class HandRun(ShowdownChecks):
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
         self._now = t
+        if self._fold_wait is not None:
+            self._release_fold_wait(item)
         if self._fold_held:
             self._release_folds(t)
         if self._late_held:
@@ -197,6 +199,8 @@ class HandRun(ShowdownChecks):
         if self._short:
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
+        if self._fold_wait is not None:
+            self._release_fold_wait(None)
         self._release_folds(float("inf"))
         self._release_late(float("inf"))
         self._award_hold = None
@@ -205,6 +209,20 @@ class HandRun(ShowdownChecks):
         """The recording ended while an award waited (`_award_hold`): award now."""
         if self.hand.phase is Phase.AWARDING:
             self._after(t, None)
+
+    def _release_fold_wait(self, item: TableEvent | DealerAction | None) -> None:
+        """A fold the camera saw in the seat's turn waits `ENTRY_LAG_S` for that seat's say keyed late (it checked, say,
+        then folded to a bet): such an entry goes first, the fold after it, in a later turn. Any other input (none:
+        the hand is being closed), or the time passing, applies the fold first; the seat's own keyed fold replaces
+        it."""
+        ev = self._fold_wait
+        assert ev is not None
+        if isinstance(item, DealerAction) and item.seat == ev.seat and item.t <= ev.t + ENTRY_LAG_S:
+            if item.action == "fold":
+                self._fold_wait = None
+            return
+        self._fold_wait = None
+        self._folded(ev, wait=False)
 
     def _release_folds(self, now: float) -> None:
         """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
@@ -709,10 +727,13 @@ class HandRun(ShowdownChecks):
         return [p if isinstance(p, DealerAction) else DealerAction(p.seat, "fold", t=p.t, source="vision")
                 for p in self.pending if isinstance(p, DealerAction | SeatFolded)]
 
-    def _folded(self, ev: SeatFolded) -> None:
+    def _folded(self, ev: SeatFolded, *, wait: bool = True) -> None:
         hand = self.hand
         seat = ev.seat
         if seat not in hand.index_of or not hand.live[hand.index_of[seat]]:
+            return
+        if wait and self.camera and hand.phase is Phase.BETTING and hand.actor == seat and self._fold_wait is None:
+            self._fold_wait = ev          # the seat's say before it, keyed late, may yet come (`_release_fold_wait`)
             return
         if hand.phase is Phase.BETTING and hand.actor == seat:
             self._fold_keyed_for_another(ev)

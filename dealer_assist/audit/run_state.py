@@ -94,6 +94,9 @@ class RunState:
         seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
         self._now = 0.0
         """The time of the input being followed."""
+        self._fold_wait: SeatFolded | None = None
+        """At a camera's table, a fold the camera saw in the seat's turn, waiting `ENTRY_LAG_S` for that seat's say
+        keyed late (`HandRun._release_fold_wait`)."""
         self._camera_fold_t = float("-inf")
         """When the camera last saw a seat's cards go to the muck."""
         self._award_hold: float | None = None
