@@ -36,9 +36,10 @@ from dealer_assist.store.records import (
     StoredAward,
     StoredCorrection,
     StoredFlag,
+    missed_event,
 )
 from dealer_assist.store.render import event_sentence
-from dealer_assist.vision.events import TableEvent, event_from_dict
+from dealer_assist.vision.events import TableEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +204,7 @@ def parse_missed(text: str, what: str = "missed event") -> TableEvent:
         raise DealerAssistError(f'bad {what} {text!r}: an exposure names the card, e.g. "exposed:2:3.1:Qs"')
     elif extra is not None:
         data["card"] = extra
-    return event_from_dict({"frame": None, **data})
+    return missed_event(data)
 
 
 def _check_hand_sizes(story: HandStory, reads: FloorReads) -> None:

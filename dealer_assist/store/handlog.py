@@ -63,11 +63,12 @@ from dealer_assist.store.records import (
     HandStory,
     HandSummary,
     RecordRef,
+    missed_event,
 )
 from dealer_assist.store.schema import CHAINED_TABLES, MIGRATION_SET, MIGRATIONS_TABLE, blocking_migrations
 from dealer_assist.store.text import check_name
 from dealer_assist.store.verify import VerifyReport, verify_log
-from dealer_assist.vision.events import TableEvent, event_from_dict
+from dealer_assist.vision.events import TableEvent
 
 Durability = Literal["process", "power"]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -656,7 +657,7 @@ class HandLog:
         if not isinstance(data, dict) or data.get("kind") not in MISSED_EVENT_KINDS:
             kind = data.get("kind") if isinstance(data, dict) else data
             raise DealerAssistError(f"a missed event is one of {accepted}; got {kind!r}")
-        event = event_from_dict({"frame": None, **data})
+        event = missed_event(data)
         seat = getattr(event, "seat", None)
         seats = json.loads(self.conn.execute("SELECT seats FROM hands WHERE id = ?", (hand_id,)).fetchone()[0])
         if not isinstance(seat, int) or isinstance(seat, bool) or str(seat) not in seats:

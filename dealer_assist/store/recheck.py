@@ -34,9 +34,10 @@ from dealer_assist.store.records import (
     StoredCorrection,
     StoredEvent,
     StoredFlag,
+    missed_event,
 )
 from dealer_assist.store.sink import award_payload
-from dealer_assist.vision.events import CardsGathered, CardsShown, SeatFolded, TableEvent, event_from_dict
+from dealer_assist.vision.events import CardsGathered, CardsShown, SeatFolded, TableEvent
 
 
 def house_rules_data(text: str) -> dict[str, Any]:
@@ -185,7 +186,7 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     end_seq = story.end.seq if story.end is not None else None
     floor = [] if floor_until is None else floor_corrections(story, floor_until)
     struck = {r.target_id for r in floor if r.kind == "false_event"}
-    missed = sorted((missed_event(r) for r in floor if r.kind == "missed_event"), key=lambda e: e.t)
+    missed = sorted((missed_event(r.data["event"]) for r in floor if r.kind == "missed_event"), key=lambda e: e.t)
     floor = _latest_reads(r for r in floor if r.kind not in ("false_event", "missed_event"))
     floor_at: int | None = None
     for rec in story.records:
@@ -238,11 +239,6 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     hands = sum(r[0] == "start" for r in replayed.records)
     return Replay(outputs, ends, hands, inputs, tuple(recorded_flags), tuple(recorded_awards), tuple(problems),
                   floor_at)
-
-
-def missed_event(rec: StoredCorrection) -> TableEvent:
-    """The event a `missed_event` correction adds (as the log checked it when it was written)."""
-    return event_from_dict({"frame": None, **rec.data["event"]})
 
 
 def _feed_missed(referee: Referee, event: TableEvent) -> list[str]:

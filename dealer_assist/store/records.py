@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from dealer_assist.vision.events import TableEvent
+from dealer_assist.vision.events import TableEvent, event_from_dict
 
 HandStatus = Literal["complete", "misdeal", "void", "incomplete"]
 HAND_STATUSES: tuple[HandStatus, ...] = ("complete", "misdeal", "void", "incomplete")
@@ -34,6 +34,12 @@ CORRECTION_TARGETS: dict[str, str] = {
 
 MISSED_EVENT_KINDS = ("dealt", "exposed", "discarded", "replaced", "folded")
 """The table events the floor can add as `missed_event` (a seat's card, exposure, discard, replacement or fold)."""
+
+
+def missed_event(data: dict[str, Any]) -> TableEvent:
+    """The event a `missed_event` correction's data["event"] holds (no frame: the floor names a time, not a frame);
+    a bad one gets `event_from_dict`'s one-line error."""
+    return event_from_dict({"frame": None, **data})
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,10 @@ from dealer_assist.store.records import (
     StoredFlag,
     StoredRecord,
     StoredSnapshot,
+    missed_event,
 )
 from dealer_assist.store.text import printable
-from dealer_assist.vision.events import TableEvent, event_from_dict
+from dealer_assist.vision.events import TableEvent
 
 
 def _when(t: float | None, frame: int | None = None) -> str:
@@ -110,7 +111,7 @@ def correction_sentence(corr: StoredCorrection) -> str:
 def _missed_sentence(data: Any) -> str:
     """ "at 27.90 s seat 3 receives a face-down card as a replacement (missed by the camera, found by ...)"."""
     try:
-        event = event_from_dict({"frame": None, **data})
+        event = missed_event(data)
     except (DealerAssistError, TypeError):
         return f"an event the camera missed: {data!r}"
     return f"at {event.t:.2f} s {event_sentence(event)} (missed by the camera, found by the floor after the hand)"

@@ -211,6 +211,14 @@ def seat_counts(sim: SimulatedTable, seen: npt.NDArray[np.int64]) -> SeatCounts:
     return SeatCounts(int(settled.sum()), int((settled & (seen > truth)).sum()), int((settled & (seen < truth)).sum()))
 
 
+def _unmatched(events: Sequence[TableEvent], others: Sequence[TableEvent], within_s: float) -> tuple[TableEvent, ...]:
+    """The `events` with no event of `others` of the same kind and seat within `within_s`."""
+    def key(e: TableEvent) -> tuple[str, object]:
+        return e.kind, e.to_dict().get("seat")
+
+    return tuple(e for e in events if not any(key(o) == key(e) and abs(o.t - e.t) <= within_s for o in others))
+
+
 @dataclass(frozen=True)
 class TrackedVideo:
     """One simulated hand tracked end to end."""
@@ -236,24 +244,12 @@ class TrackedVideo:
     def invented(self, score: EventScore | None = None, within_s: float = 2.0) -> tuple[TableEvent, ...]:
         """Extra events with no truth event of the same kind and seat within `within_s` (not merely out of order,
         late or miscounted: something that did not happen)."""
-        s = score or self.score()
-
-        def key(e: TableEvent) -> tuple[str, object]:
-            return e.kind, e.to_dict().get("seat")
-
-        return tuple(e for e in s.extra
-                     if not any(key(t) == key(e) and abs(t.t - e.t) <= within_s for t in self.truth))
+        return _unmatched((score or self.score()).extra, self.truth, within_s)
 
     def unseen(self, score: EventScore | None = None, within_s: float = 2.0) -> tuple[TableEvent, ...]:
         """Truth events missed with no reported event of the same kind and seat within `within_s` (not merely out of
         order, late or miscounted: something the camera did not report at all); `invented`'s mirror."""
-        s = score or self.score()
-
-        def key(e: TableEvent) -> tuple[str, object]:
-            return e.kind, e.to_dict().get("seat")
-
-        return tuple(t for t in s.missed
-                     if not any(key(f) == key(t) and abs(f.t - t.t) <= within_s for f in self.found))
+        return _unmatched((score or self.score()).missed, self.found, within_s)
 
     def latencies(self, score: EventScore | None = None) -> list[float]:
         """Seconds of video from each matched truth event's landing to the frame that reported it."""
