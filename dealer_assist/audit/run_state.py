@@ -74,10 +74,10 @@ class RunState:
         """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
         round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""
         self._early: list[tuple[CardsDiscarded, int | None]] = []
+        """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._late_held: list[CardsDiscarded] = []
         """At a camera's table, discards that may be late for the draw just over or early for the next (among
         `_early` too), until `ENTRY_LAG_S` says which (`DrawChecks._release_late`)."""
-        """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._show_t: dict[int, float] = {}
         """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
         self._turned: dict[int, list[Card]] = {}

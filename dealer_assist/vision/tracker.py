@@ -766,7 +766,7 @@ class Tracker:
                     hand.serving_since = None       # a discard after the serving began: the next draw's (a late one
                     #                                 found now, with an earlier time, leaves the serving as it is)
             elif isinstance(e, CardReplaced):
-                hand.serving_since = min(e.t, hand.serving_since or e.t)
+                hand.serving_since = e.t if hand.serving_since is None else min(e.t, hand.serving_since)
                 if e.seat in owed:
                     owed[e.seat] -= 1
                     if owed[e.seat] <= 0:
