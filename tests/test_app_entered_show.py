@@ -107,12 +107,13 @@ def _camera_shows_unread(qtbot, session: LiveSession, seats: tuple[int, ...]) ->
     t, frame = worker.last_seen
     for seat in seats:
         worker.events.put(CardsShown(t, frame, seat, ()))
-    record = session.referee.hands[-1]
-    qtbot.waitUntil(lambda: sum(isinstance(i, CardsShown) for i in record.inputs) == len(seats), timeout=5000)
+    qtbot.waitUntil(lambda: sum(isinstance(i, CardsShown) for i in session.view.hands[-1].inputs) == len(seats),
+                    timeout=5000)
 
 
 def _entered(session: LiveSession) -> list[CardsShown]:
-    return [i for i in session.referee.hands[-1].inputs if isinstance(i, CardsShown) and i.entered]
+    """The shown hands keyed in, as the table stands (the referee itself takes them 3 s of video later)."""
+    return [i for i in session.view.hands[-1].inputs if isinstance(i, CardsShown) and i.entered]
 
 
 def _open_dialog(qtbot, window: MainWindow, by_key: bool = True) -> ShownHandDialog:  # type: ignore[no-untyped-def]
@@ -159,8 +160,8 @@ def test_shown_hands_keyed_in_at_the_showdown_are_awarded_and_logged_as_entered(
     assert "[H]" in pad.show_button.text()
 
     _camera_shows_unread(qtbot, session, (1, 3, 5))
-    assert session.award is None and session.referee.run is not None
-    assert session.referee.run.hand.next_shower == 1
+    assert session.award is None and session.view.run is not None
+    assert session.view.run.hand.next_shower == 1
 
     dialog = _open_dialog(qtbot, window)                          # H: the seat the referee waits on is offered
     assert dialog.seat.value() == 1
@@ -180,6 +181,7 @@ def test_shown_hands_keyed_in_at_the_showdown_are_awarded_and_logged_as_entered(
     assert dialog.seat.value() == 5
     _ok(qtbot, dialog, "5h6c7d8s")
     assert [e.seat for e in _entered(session)] == [1, 3, 5]
+    qtbot.waitUntil(lambda: session.award is not None, timeout=10_000)   # the referee, 3 s of video behind
     award = session.award
     assert award is not None and max(award.totals.items(), key=lambda kv: kv[1])[0] == 1, award
     assert window.live.showdown.award == award and window.live.center.currentWidget() is window.live.showdown
@@ -194,7 +196,7 @@ def test_shown_hands_keyed_in_at_the_showdown_are_awarded_and_logged_as_entered(
     worker = session.worker                                         # the cards are gathered: the hand is over
     assert worker is not None
     worker.events.put(CardsGathered(*worker.last_seen))
-    qtbot.waitUntil(lambda: session.referee.run is None, timeout=5000)
+    qtbot.waitUntil(lambda: session.referee.run is None, timeout=10_000)
     assert not pad.show_button.isEnabled() and "no hand in progress" in pad.show_button.toolTip()
     assert session.enter_show(1, parse_cards(HANDS[1])) is not None and len(_entered(session)) == 3
     window.close()
@@ -206,13 +208,13 @@ def test_shown_hand_entries_that_cannot_be_taken_are_refused_in_one_line(  # typ
     not in the hand: each refused with its reason in one line (the dialog stays open to fix it), nothing recorded."""
     window, session, _, _ = _window(qtbot, qapp, app_dirs, monkeypatch)
     model = window.live.pad_model
-    inputs = len(session.referee.hands[-1].inputs)
+    inputs = len(session.view.hands[-1].inputs)
     reason = model.submit_show(1, HANDS[1])                      # an entry that reaches the window all the same
     assert reason is not None and reason.startswith("the hand is not at the showdown yet (betting before the draw)")
     assert model.message == f"Refused: {reason}" and "\n" not in reason
     assert window.statusBar().currentMessage() == f"Shown hand not entered: {reason}."
     assert session.enter_show(1, parse_cards(HANDS[1])) == reason
-    assert len(session.referee.hands[-1].inputs) == inputs and not _entered(session)
+    assert len(session.view.hands[-1].inputs) == inputs and not _entered(session)
 
     _to_showdown(qtbot, window, session, fold=5)                  # seat 5 folds before the draw
     _camera_shows_unread(qtbot, session, (1, 3))
@@ -251,7 +253,7 @@ def test_a_shown_hand_is_refused_once_the_camera_is_lost(  # type: ignore[no-unt
     _to_showdown(qtbot, window, session)
     _camera_shows_unread(qtbot, session, (1, 3, 5))
     assert pad.show_button.isEnabled()
-    inputs = list(session.referee.hands[-1].inputs)
+    inputs = list(session.view.hands[-1].inputs)      # the camera lost, the referee takes all it held (below)
     plug.plugged = False
     camera.lose()
     _lost(qtbot, window)

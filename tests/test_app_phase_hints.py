@@ -19,13 +19,14 @@ from dealer_assist.app.models.sim_demo import SimVideoWorker
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.loop import RefereeLoop
+from dealer_assist.audit.ordering import DEFAULT_HORIZON_S
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.audit.table import TableConfig
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.vision.backends.fake_backend import FakeDetector
-from dealer_assist.vision.events import SeatFolded, TableEvent
+from dealer_assist.vision.events import CardDealt, SeatFolded, TableEvent
 from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.pipeline import Pipeline, ScriptedTable
 from dealer_assist.vision.sources import FramesSource
@@ -141,40 +142,43 @@ class RecordingPipeline(Pipeline):
 
 
 class PacedSource(FramesSource):
-    """A camera that gives its next frame only once the referee has followed the one before (its hint came), so the
-    test does not hang on the speed of either thread."""
+    """A camera that gives its next frame only once the referee has followed the one before as far as it follows
+    (its hint as of `horizon_s` behind that frame came), so the test does not hang on the speed of either thread."""
 
-    def __init__(self, frames: list[np.ndarray], fps: float) -> None:
+    def __init__(self, frames: list[np.ndarray], fps: float, horizon_s: float = DEFAULT_HORIZON_S) -> None:
         super().__init__(frames, fps=fps)
         self.hints: PhaseMailbox | None = None
         self.halt = threading.Event()
+        self.horizon_s = horizon_s
         self._last: float | None = None
 
     def read(self) -> Frame | None:
         if self._last is not None and self.hints is not None:
-            self.hints.wait_for(self._last, self.halt)
+            self.hints.wait_for(self._last - self.horizon_s, self.halt)
         frame = super().read()
         self._last = frame.t if frame is not None else None
         return frame
 
 
-def test_live_camera_tracker_hears_the_dealers_fold_at_once() -> None:
-    """Seats 1, 3, 5 dealt; the dealer enters seat 5's fold on the pad, then its cards go to the muck: told the phase
-    and the fold, the tracker says "folded" once the seat is seen empty, not `fold_wait_s` (2.5 s) of nothing else
-    changing later."""
+def test_live_camera_tracker_hears_the_dealers_fold_as_the_audit_does() -> None:
+    """Seats 1, 3, 5 dealt; the dealer enters seat 5's fold on the pad as soon as the pad shows seat 5 to act (the
+    look-ahead: at once), then its cards go to the muck. The referee follows the video 3 s behind, as `audit` does, and
+    tells the tracker the phase and the fold as of then; the tracker, seeing the seat empty, waits for the referee to
+    reach the moment the cards went and then says "folded", stamped when they went."""
     script = ScriptedTable(6, FPS).button(5).hold(0.5)
     for _ in range(4):
         for seat in (1, 3, 5):
             script.deal(seat).hold(0.3)
     script.hold(2.0)
     went = script.t
-    script.fold(5).hold(3.0)
+    script.fold(5).hold(5.0)
     profile = oval_profile(6)
     cal = oblique_camera(profile)
     pipeline = RecordingPipeline.build(profile, cal, FakeDetector(script.detections(profile, cal)))
     assert isinstance(pipeline, RecordingPipeline)
     source = PacedSource([np.zeros((720, 1280, 3), np.uint8)] * len(script.observations), FPS)
     worker = VisionWorker(source, pipeline)
+    assert worker.horizon_s == DEFAULT_HORIZON_S
     source.hints = worker.hints
     table = TableModel()
     referee = Referee(TableConfig.make(HouseRules.preset("badugi-limit"), {1: 200, 3: 200, 5: 200}, button=5))
@@ -189,19 +193,23 @@ def test_live_camera_tracker_hears_the_dealers_fold_at_once() -> None:
             if entered is None and table.prompt.actor == 5:
                 entered = worker.last_t
                 session.dealer_action(DealerAction(5, "fold"))
-        folded, actor = referee.folded_seats, table.prompt.actor  # the hand as the source ended (stop closes it)
+                assert table.prompt.actor == 1 and referee.folded_seats == set()   # the pad moved on; the record not
+        folded = referee.folded_seats
     finally:
         source.halt.set()
         session.stop()
     assert session.ended and entered is not None and entered < went
+    # the pad showed seat 5 to act as soon as the camera's last card landed, not 3 s later
+    last_card = max(e.t for _, e in pipeline.emitted if isinstance(e, CardDealt))
+    assert entered - last_card < 0.5
     frames = len(script.observations)
-    # as of each frame the referee followed (no horizon: the referee answers the pad at once), one a frame
-    assert [h.as_of for h in pipeline.hints] == pytest.approx([f / FPS for f in range(frames - 1)])
-    assert [h.phase for h in pipeline.hints if h.as_of is not None and h.as_of < 0.5] == ["deal"] * 15
+    # as of each frame the referee followed, 3 s behind it, one a frame
+    assert [h.as_of for h in pipeline.hints] == pytest.approx([f / FPS - DEFAULT_HORIZON_S for f in range(frames - 1)])
+    assert all(h.phase == "deal" for h in pipeline.hints if h.as_of is not None and h.as_of < 0.5)
     assert all(h.folded == {5} and h.phase == "betting" for h in pipeline.hints if h.as_of > entered)
     assert all(h.folded == set() for h in pipeline.hints if h.as_of < entered)
     [(out_t, fold)] = [(t, e) for t, e in pipeline.emitted if isinstance(e, SeatFolded)]
-    assert fold.seat == 5 and abs(fold.t - went) < 0.1
-    # out once the seat's zone has stayed empty (0.8 s); with no hint it waits `fold_wait_s` more (out at 2.7 s)
-    assert out_t - fold.t < 1.5
-    assert folded == {5} and actor == 1 and not session.flags.entries
+    assert fold.seat == 5 and abs(fold.t - went) < 0.1 and folded == {5}
+    # out once the referee has reached the moment the cards went (the zone empty 0.8 s is long passed by then)
+    assert DEFAULT_HORIZON_S - 0.1 <= out_t - fold.t < DEFAULT_HORIZON_S + 0.5
+    assert not session.flags.entries

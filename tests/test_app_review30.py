@@ -125,8 +125,8 @@ def test_a_hand_log_that_becomes_unwritable_is_one_line_and_refereeing_carries_o
     """The disk fills mid-hand: one line says the hand log cannot be written and since when; the referee still takes
     every event (an exception out of the sink stopped the events released with it), and what was recorded is kept."""
     script = three_seats_dealt(FPS)
-    half = len(script.observations) // 2
-    camera = GatedCamera(len(script.observations), gate_at=half)
+    # held near the end of the deal: the referee, 3 s behind the video, has recorded the deal's first seconds
+    camera = GatedCamera(len(script.observations), gate_at=len(script.observations) - 5)
     window = _live_window(qtbot, qapp, app_dirs, monkeypatch, camera, script)
     session = window.session
     assert session is not None
@@ -207,11 +207,12 @@ def test_the_seats_in_play_come_from_settings_and_an_empty_seat_is_not_waited_fo
     qtbot.waitUntil(lambda: session.worker is not None and session.worker.events.empty(), timeout=5000)
     qtbot.wait(300)
     session.poll(limit=None)
-    referee = session.referee
+    referee = session.view                       # the table as it stands (the referee itself follows 3 s behind)
     assert referee.run is not None and sorted(referee.run.hand.seats) == [1, 3, 5]
     assert referee.table.stacks_by_seat == {1: 400, 3: 2000, 5: 250}      # 100 big bets (20) where none is given
     # the button seen at seat 5: seat 1 posts the small blind, seat 3 the big, seat 5 opens
     assert referee.prompt.phase.startswith("betting") and referee.prompt.actor == 5 and referee.flags == []
+    assert window.live.pad_model.prompt.actor == 5 and session.referee.flags == []
     camera.gate.set()
     window.close()
 

@@ -17,6 +17,8 @@ from click.testing import CliRunner
 
 from dealer_assist.cli import cli
 from dealer_assist.store import HandLog
+from dealer_assist.store.held import held_path, still_held
+from dealer_assist.store.recheck import recheck
 
 RUN = "import sys; from dealer_assist.cli import cli; sys.exit(cli.main(sys.argv[1:]))"
 Row = tuple[int, int, str, str]
@@ -62,12 +64,16 @@ def test_kill_9_the_app_mid_hand(tmp_path: Path, after: int) -> None:
     stored = records_in(log)
     assert set(seen) <= set(stored)            # nothing committed before the kill was lost or changed
     assert hands_before_reopen == ended_before_reopen + 1   # the hand in progress was cut off
+    held = still_held(held_path(log))           # what the referee, 3 s behind the video, had not reached yet
+    assert held, "the demo's referee held nothing at the kill"
 
     with HandLog.open(log) as hl:               # a writer reopening ends the crashed hand as incomplete
         assert len(hl.recovered) == 1
         story = hl.story(hl.recovered[0])
         assert story.end is not None and story.end.status == "incomplete"
         assert len(story.records) >= 1
+        assert story.end.unrefereed == len(held) and hl.unrecorded_held is None   # recorded, nothing lost
+        assert recheck(story).differences == ()
         report = hl.verify()
         assert report.ok, report.problems
     result = CliRunner().invoke(cli, ["log", "verify", "--log", str(log)])

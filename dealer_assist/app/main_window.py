@@ -110,6 +110,7 @@ if TYPE_CHECKING:
     from dealer_assist.app.models.live_session import LiveSession
     from dealer_assist.app.models.sim_demo import SimVideoWorker
     from dealer_assist.audit.sink import RefereeSink
+    from dealer_assist.store.held import HeldJournal
     from dealer_assist.store.sink import HandLogSink
 
 MODE_TITLES = {"live": "Live", "review": "Review", "training": "Training", "calibration": "Calibration"}
@@ -586,7 +587,9 @@ class MainWindow(QMainWindow):
                 TableOverlay(worker.profile, self.table, worker.calibration),
                 DetectionsOverlay(self.flags, worker.profile, worker.calibration, caption=SIMULATED_DETECTIONS),
             ]
-            session = LiveSession(Referee(worker.config, self._demo_sink(worker)), self.table, self.flags, worker)
+            sink = self._demo_sink(worker)
+            session = LiveSession(Referee(worker.config, sink), self.table, self.flags, worker,
+                                  journal=self._held_journal(sink))
             session.award_ready.connect(self._on_sim_award)
             self.live.flag_list.frame_for = worker.ring.get
             self.session = session
@@ -757,8 +760,8 @@ class MainWindow(QMainWindow):
         ring = FrameRing()
         sink = self._table_sink(profile.name, profile.to_toml(), ring)   # every record committed as it happens
         referee = Referee(config, sink)
-        worker = VisionWorker(source, pipeline, self.slot, ring=ring)  # horizon 0: the referee answers the pad at once
-        self.session = LiveSession(referee, self.table, self.flags, worker)
+        worker = VisionWorker(source, pipeline, self.slot, ring=ring)  # 3 s behind, as the audit; the pad looks ahead
+        self.session = LiveSession(referee, self.table, self.flags, worker, journal=self._held_journal(sink))
         self.live.flag_list.frame_for = worker.ring.get  # click a flag: see the frame it refers to
         self.session.award_ready.connect(self._on_live_award)
         self.session.hand_started.connect(lambda: self.live.show_award(None))
@@ -785,6 +788,21 @@ class MainWindow(QMainWindow):
         self.table_sink = GuardedSink(self.table_log_sink, path, self.show_notice)
         self.table_profile_text = (table, profile)
         return self.table_sink
+
+    def _held_journal(self, sink: RefereeSink | None) -> HeldJournal | None:
+        """The journal of the items a session's referee holds before it referees them (`store.held`), beside the log
+        its sink writes; None where nothing is recorded (the log could not be opened)."""
+        from dealer_assist.store.held import HeldJournal
+        from dealer_assist.store.sink import HandLogSink
+
+        inner = sink.inner if isinstance(sink, GuardedSink) else sink
+        if not isinstance(inner, HandLogSink):
+            return None
+        try:
+            return HeldJournal(inner.log.path, inner.session_id, sync=inner.log.durability == "power")
+        except DealerAssistError as exc:
+            self.show_notice(f"Items the referee holds are not journaled (a crash could lose the last seconds): {exc}")
+            return None
 
     def _change_dealer(self) -> None:
         """A new dealer on the table (a push): the log opens the new dealer's down, and the hands from the next one on

@@ -47,6 +47,10 @@ class InputOrderer:
             out.append(item)
         return out
 
+    def held(self) -> list[Item]:
+        """What is held, in the order it will be released."""
+        return [entry[3] for entry in sorted(self._heap)]
+
     def flush(self) -> list[Item]:
         out = [heapq.heappop(self._heap)[3] for _ in range(len(self._heap))]
         if out:

@@ -202,6 +202,28 @@ class Referee:
             referee.close(close_at)
         return referee
 
+    def look_ahead(self, items: Iterable[RefereeInput] = ()) -> Referee:
+        """A copy of this referee that records nothing, fed `items` (inputs this one has not reached yet): the table
+        as it stands now, for a prompt that must not wait. Only the hand in progress is copied deep; the hands before
+        it are shared, read only, so a copy costs the same late in a session as early. Its flags are not the record."""
+        ahead = copy.copy(self)
+        ahead.sink = NullSink()
+        ahead.inputs = []
+        ahead.hands = list(self.hands)
+        if self.run is not None:
+            ahead.hands[-1] = copy.deepcopy(self.hands[-1])
+            ahead.run = copy.deepcopy(self.run)
+        ahead._stacks = dict(self._stacks)
+        ahead._early = list(self._early)
+        ahead._time_ordered = dict(self._time_ordered)
+        ahead.between_hands = list(self.between_hands)
+        for item in items:
+            try:
+                ahead.feed(item)
+            except DealerAssistError:
+                continue  # the record's referee will flag it when it gets there; the look-ahead only shows the table
+        return ahead
+
     # -- corrections (new records; nothing seen is overwritten) --------------------------------------
 
     def correct_card(self, index: int, card: Card, *, reason: str, by: str, was: Card | None = None,

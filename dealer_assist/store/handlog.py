@@ -50,6 +50,7 @@ from dealer_assist.store.chain import (
     normalise,
     read_anchor,
 )
+from dealer_assist.store.held import held_line, held_path, still_held
 from dealer_assist.store.jsonable import award_sentences, to_jsonable
 from dealer_assist.store.log_key import KEY_ENV, load_key
 from dealer_assist.store.paths import path_problem, snapshot_dir
@@ -181,9 +182,14 @@ class HandLog:
         self._head = EMPTY_HEAD
         self._open_hands: set[int] = set()
         self.recovered: tuple[int, ...] = ()
+        self.unrecorded_held: Path | None = None
         # One connection shared by the threads that use this log (check_same_thread=False): every
         # public method holds this lock, a batch holds it from start to commit.
         self._lock = threading.RLock()
+
+    @property
+    def durability(self) -> Durability:
+        return self._durability
 
     # ----- opening and closing
 
@@ -271,7 +277,30 @@ class HandLog:
             self._next_id[table] = self.conn.execute(f'SELECT coalesce(max(id), 0) + 1 FROM "{table}"').fetchone()[0]
         self._check_anchor(had_anchor, adopt_key)
         self._open_hands = set(queries.open_hand_ids(self.conn))
-        self.recovered = tuple(self.end_open_hands(INCOMPLETE_REASON))
+        unrefereed = self._record_held()
+        self.recovered = tuple(self.end_open_hands(INCOMPLETE_REASON, unrefereed=unrefereed))
+
+    def _record_held(self) -> dict[int, int]:
+        """The inputs a live referee still held when the recorder stopped (`store.held`), recorded unrefereed into
+        the newest open hand (one recorder, one table: the hand that referee had open) in time order; returns how many
+        that hand got. With no hand open (the held inputs began a hand the referee had not started yet), they are kept
+        in a file of their own, `unrecorded_held`."""
+        path = held_path(self.path)
+        if not path.exists():
+            return {}
+        held = sorted(still_held(path), key=lambda h: (h.item.t, isinstance(h.item, DealerAction)))
+        hand_id = max(self._open_hands, default=None)
+        if hand_id is not None:
+            for h in held:
+                if isinstance(h.item, DealerAction):
+                    self.record_action(hand_id, h.item)
+                else:
+                    self.record_event(hand_id, h.item)
+        elif held:
+            self.unrecorded_held = path.with_name(f"{path.name}-unrecorded-{time.strftime('%Y%m%dT%H%M%S')}.jsonl")
+            self.unrecorded_held.write_text("".join(held_line(h, n) for n, h in enumerate(held, 1)), encoding="utf-8")
+        path.unlink()
+        return {hand_id: len(held)} if hand_id is not None and held else {}
 
     def _load_schema(self) -> None:
         """Column names and types of each record table, read from the database itself."""
@@ -540,19 +569,28 @@ class HandLog:
             return self._end(hand_id, status, reason, t)
 
     @_locked
-    def end_open_hands(self, reason: str, *, t: float | None = None) -> list[int]:
+    def end_open_hands(self, reason: str, *, t: float | None = None,
+                       unrefereed: Mapping[int, int] | None = None) -> list[int]:
         """End every hand this recorder started and has not ended (at opening: every hand left open), as incomplete
-        with `reason` (a crash found on reopening, or the recorder stopping on a fault); returns their ids."""
+        with `reason` (a crash found on reopening, or the recorder stopping on a fault); returns their ids.
+        `unrefereed`: per hand, how many of its last inputs were recorded without being refereed (`_record_held`)."""
         ended = sorted(self._open_hands)
         if ended:
             with self._transaction():
                 for hand_id in ended:
-                    self._end(hand_id, "incomplete", reason, t)
+                    n = (unrefereed or {}).get(hand_id)
+                    why = reason if not n else (f"{reason}; its last {n} input{'s' if n > 1 else ''} were held by the "
+                                                "live referee then and are recorded unrefereed")
+                    self._end(hand_id, "incomplete", why, t, unrefereed=n)
         return ended
 
-    def _end(self, hand_id: int, status: str, reason: str | None, t: float | None) -> RecordRef:
+    def _end(self, hand_id: int, status: str, reason: str | None, t: float | None,
+             unrefereed: int | None = None) -> RecordRef:
         """Append the hand's end row (inside a transaction) and forget it as open."""
-        values = {"hand_id": hand_id, "status": status, "reason": reason, "ended_at": now_text(), "t": t}
+        values: dict[str, Any] = {"hand_id": hand_id, "status": status, "reason": reason, "ended_at": now_text(),
+                                  "t": t}
+        if unrefereed:
+            values["unrefereed"] = unrefereed
         if "last_event" in self._column_set["hand_ends"]:
             values["last_event"] = self._next_id["events"] - 1
         ref = self._append("hand_ends", values)

@@ -119,6 +119,13 @@ def m003_hand_event_bounds(db: Database) -> None:
     db.execute(_HAND_EVENTS_VIEW)
 
 
+@migrations()
+def m004_hand_unrefereed(db: Database) -> None:
+    """`hand_ends.unrefereed`: how many of the hand's last inputs were recorded without being refereed (a live referee
+    held them, `horizon_s` behind the camera, when the recorder stopped; `store.held`). NULL before this column."""
+    db.execute("ALTER TABLE hand_ends ADD COLUMN unrefereed INTEGER")
+
+
 def apply_migrations(conn: sqlite3.Connection, *, stop_before: str | None = None) -> None:
     """Apply the pending migrations, each in its own transaction, recorded in `_sqlite_migrations` (`stop_before`: the
     first one not to apply, to make a log as an older version left it)."""

@@ -202,6 +202,7 @@ def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
     end = None
     if ends:
         e = ends[0]
-        end = HandEnd(e["id"], e["seq"], e["status"], e["reason"], e["ended_at"], e["t"])
+        end = HandEnd(e["id"], e["seq"], e["status"], e["reason"], e["ended_at"], e["t"],
+                      e.get("unrefereed"))
     return HandStory(hand=_summary(head), seq=seq, house_rules=rules, t=t, records=tuple(records), end=end,
                      camera=None if camera is None else bool(camera))

@@ -189,7 +189,10 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     missed = sorted((missed_event(r.data["event"]) for r in floor if r.kind == "missed_event"), key=lambda e: e.t)
     floor = _latest_reads(r for r in floor if r.kind not in ("false_event", "missed_event"))
     floor_at: int | None = None
+    held = story.unrefereed
     for rec in story.records:
+        if rec.seq in held:
+            continue                                # recorded after a crash, never refereed (`store.held`)
         ended = end_seq is not None and rec.seq > end_seq
         item: TableEvent | DealerAction | Correction | None = None
         if isinstance(rec, StoredEvent) and rec.id in struck:

@@ -173,6 +173,9 @@ class HandEnd:
     reason: str | None
     ended_at: str
     t: float | None
+    unrefereed: int | None = None
+    """How many of the hand's last inputs were recorded without being refereed (held by a live referee when the
+    recorder stopped, `store.held`); None or 0 when none were."""
 
 
 StoredRecord = StoredEvent | StoredAction | StoredFlag | StoredAward | StoredCorrection | StoredSnapshot
@@ -190,3 +193,12 @@ class HandStory:
     records: tuple[StoredRecord, ...] = field(default=())
     end: HandEnd | None = None
     camera: bool | None = None
+
+    @property
+    def unrefereed(self) -> frozenset[int]:
+        """The sequence numbers of the inputs recorded without being refereed: the hand's last `end.unrefereed` events
+        and actions, which a live referee still held when the recorder stopped (recorded when the log was reopened)."""
+        n = self.end.unrefereed if self.end is not None else None
+        if not n:
+            return frozenset()
+        return frozenset([r.seq for r in self.records if isinstance(r, StoredEvent | StoredAction)][-n:])

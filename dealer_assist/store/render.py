@@ -229,8 +229,12 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
                 f"corrected by floor (#{rec.id}, {rec.by}): {correction_sentence(rec).split(': ', 1)[1]}")
     rulings = flag_rulings(story.records)
     lines.append("")
+    held = story.unrefereed
     for rec in story.records:
-        lines += _record_lines(rec, notes, rulings)
+        rec_lines = _record_lines(rec, notes, rulings)
+        if rec.seq in held:
+            rec_lines[0] += " [not refereed: held by the live referee when the recorder stopped]"
+        lines += rec_lines
     lines.append("")
     if story.end is None:
         lines.append(NOT_ENDED[recorder_active])

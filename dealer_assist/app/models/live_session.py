@@ -9,8 +9,13 @@ advances it once a frame: items are fed `horizon_s` behind the video in time ord
 phase, as of then, goes to the worker's `PhaseMailbox`, which the vision thread hands its pipeline before
 the next frame (see `worker_feed`).
 
-A camera's worker has `horizon_s = 0`: the referee answers the dealer's pad at once, and its hint is as of
-the last frame it has followed. The simulated demo's worker holds everything back 3 s, as the audit does.
+The referee follows the video `horizon_s` behind it (`audit.ordering.DEFAULT_HORIZON_S`, 3 s, for a camera's worker as
+for the simulated demo's), as `dealer-assist audit` does: the tracker confirms a card's landing a few frames after it
+lay there and a fold up to seconds after the cards went, and a dealer keys a say the moment the player makes it, so
+only items put back in time order are refereed as they happened. So the hand log, the flags and the award are what the
+audit of the same video would record. The pad cannot wait those seconds: the seats and the prompt it shows come from
+the referee's look-ahead (`Referee.look_ahead`), a copy fed what is still held, in time order, as it stands now.
+While held, each item is journaled beside the hand log (`store.held`), so a crash loses none of them.
 
 A shown hand the camera could not read is keyed in by the dealer at the showdown (`enter_show`): it reaches the
 referee as the seat's show marked entered (`CardsShown.entered`), in time order with the camera's events, as the
@@ -35,6 +40,7 @@ from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.hand_run import UNREAD_SHOW
 from dealer_assist.audit.loop import RefereeLoop
+from dealer_assist.audit.ordering import DEFAULT_HORIZON_S
 from dealer_assist.audit.outputs import AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.audit.referee import Referee, award_waits_on, pending_reason
@@ -55,7 +61,7 @@ class VisionWorker(threading.Thread):
     before each frame, the referee's newest phase hint (`hints`) goes to the pipeline."""
 
     def __init__(self, source: FrameSource, pipeline: Pipeline, slot: LatestFrame | None = None,
-                 ring: FrameRing | None = None, horizon_s: float = 0.0) -> None:
+                 ring: FrameRing | None = None, horizon_s: float = DEFAULT_HORIZON_S) -> None:
         super().__init__(name="vision", daemon=True)
         self.source = source
         self.ring = ring if ring is not None else FrameRing()
@@ -121,15 +127,29 @@ class EventWorker(Protocol):
     def is_alive(self) -> bool: ...
 
 
+class InputJournal(Protocol):
+    """Where the items the loop holds are journaled until the referee takes them (`store.held.HeldJournal`)."""
+
+    def hold(self, item: TableEvent | DealerAction) -> None: ...
+
+    def taken(self, item: TableEvent | DealerAction) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class LiveSession:
-    """The referee between the vision worker and the models; emits `award_ready(award)`."""
+    """The referee between the vision worker and the models; emits `award_ready(award)`. The log, flags and award are
+    the referee's (`horizon_s` behind the video); the seats and prompt the look-ahead's (`view`)."""
 
     def __init__(self, referee: Referee, table: TableModel, flags: FlagListModel,
-                 worker: EventWorker | None = None) -> None:
+                 worker: EventWorker | None = None, journal: InputJournal | None = None) -> None:
         self.referee = referee
         self.table = table
         self.flags = flags
         self.worker = worker
+        self.journal = journal
+        self._view: Referee | None = None  # the look-ahead (None: nothing is held, the referee is the table now)
+        self._stale = True                 # an item came or went since the look-ahead was made
         # Hint hand-over: an immutable PhaseHint swapped into the worker's mailbox, applied by the worker before a frame
         # (the tracker is only touched on its own thread; no lock around the pipeline, no hint torn mid-frame).
         self.loop = RefereeLoop(referee, worker.horizon_s if worker is not None else 0.0,
@@ -151,9 +171,13 @@ class LiveSession:
             self.worker.start()
 
     def stop(self) -> None:
+        """Stop the worker; what it queued and what the loop still holds is refereed before the referee closes."""
         if self.worker is not None:
             self.worker.stop()
             self.worker.join(timeout=3)
+            if not self.closed:
+                self.poll(limit=None)
+                self._feed_held()
         self._close_referee()
 
     def _close_referee(self) -> None:
@@ -161,16 +185,22 @@ class LiveSession:
         if not self.closed:
             self.closed = True
             self.referee.close(self.worker.last_t if self.worker is not None else 0.0)
+            if self.journal is not None:
+                self.journal.close()
+            self.sync()
+
+    def _feed_held(self) -> None:
+        self.loop.drain()
+        self._stale = True
 
     def end_on_failure(self) -> None:
         """The worker's source failed (a camera that vanished): what it queued is refereed, and the hand in progress
         ends (incomplete); the worker queues no end of its own then. The models show no seat to act any more: the
         pad takes no entry for a hand that has ended (`dealer_action` refuses one that comes anyway)."""
         self.poll(limit=None)
-        self.loop.drain()
+        self._feed_held()
         self.ended = True
         self._close_referee()
-        self.sync()
 
     def poll(self, limit: int | None = 500, wait_s: float = 0.0) -> int:
         """Take what the vision thread queued (at most `limit` items): events into the loop, and at each `Reached`
@@ -192,20 +222,43 @@ class LiveSession:
 
     def _take(self, item: TableEvent | DealerAction | Reached) -> None:
         if not isinstance(item, Reached):
-            self.loop.push([item])
+            self._hold(item)
             return
         self.advance(item.t)
         if item.end:
-            self.loop.drain()
+            self._feed_held()
             self.ended = True
+            self.sync()
+
+    def _hold(self, item: TableEvent | DealerAction) -> None:
+        """Into the loop (journaled first, so a crash from here on loses nothing); the look-ahead is made again."""
+        if self.journal is not None:
+            self.journal.hold(item)
+        self.loop.push([item])
+        self._stale = True
 
     def advance(self, now: float) -> None:
         """Feed the referee what is due at video time `now` (never back in time) and tell the tracker."""
         self.now = max(self.now, now)
         self.loop.advance(self.now)
+        if self._stale:
+            self.sync()
+
+    @property
+    def view(self) -> Referee:
+        """The hand as it stands now: the referee, or where the loop still holds items, its look-ahead fed them in time
+        order (made again only after an item came or went). What the pad and the seats show; not the record."""
+        if self._stale:
+            held = self.loop.orderer.held() if not self.closed else []
+            self._view = self.referee.look_ahead(held) if held else None
+            self._stale = False
+        return self._view if self._view is not None else self.referee
 
     def feed(self, item: TableEvent | DealerAction) -> list[Output]:
         """Give the referee one item now (the loop calls this with the items it releases) and update the models."""
+        if self.journal is not None:
+            self.journal.taken(item)   # before: the log records it as the referee takes it (never twice after a crash)
+        self._stale = True
         try:
             outputs = self.referee.feed(item)
         except DealerAssistError as exc:  # never take the table down: flag it and carry on
@@ -227,9 +280,9 @@ class LiveSession:
         for out in outputs:
             if isinstance(out, AwardMade):
                 self.award = out.award
-                self.sync()
                 self.award_ready.emit(out.award)
-        self.sync()
+        if not len(self.loop.orderer):
+            self.sync()   # else once the loop has fed what is due (`advance`): one look-ahead, not one per item
         return outputs
 
     def dealer_action(self, action: DealerAction) -> bool:
@@ -250,11 +303,12 @@ class LiveSession:
     def _enter(self, item: DealerAction | CardsShown, t: float) -> None:
         """A dealer's entry into the loop, after what the camera queued before it: fed at once where nothing more
         will come (no worker, or its source ended), else with the camera's events up to video time `t`."""
-        self.loop.push([item])
+        self._hold(item)
         if self.worker is None or self.ended:
             self.loop.drain()
         else:
             self.advance(t)
+        self.sync()
 
     # --- a shown hand keyed in by the dealer ---------------------------------------------------------
     def verify_show(self, seat: int | None = None, cards: Sequence[Card] | None = None) -> None:
@@ -264,14 +318,15 @@ class LiveSession:
         game or a card repeats. Nothing else (the referee takes it as the seat's show)."""
         if self.closed:
             raise DealerAssistError("refereeing has stopped (the camera was lost): no hand takes an entry")
-        run = self.referee.run
+        view = self.view
+        run = view.run
         if run is None:
             raise DealerAssistError("no hand in progress: a shown hand is entered at the showdown, before the cards "
                                     "are gathered")
         hand = run.hand
         # (or an all-in last draw the camera has not seen end: a hand turned up ends it, `HandRun.shows_at_showdown`)
         if hand.phase not in SHOW_PHASES and not run.shows_at_showdown():
-            raise DealerAssistError(f"the hand is not at the showdown yet ({self.referee.prompt.phase}): a shown hand "
+            raise DealerAssistError(f"the hand is not at the showdown yet ({view.prompt.phase}): a shown hand "
                                     "is entered once the last betting round is over")
         if seat is not None:
             if seat not in hand.index_of:
@@ -300,7 +355,8 @@ class LiveSession:
     def show_seat(self) -> int | None:
         """The seat whose hand the dealer most likely keys in: the one the referee waits on to show, else the first
         live seat whose show went unread (its cards are not all known, or a flag says the camera could not read it)."""
-        run = self.referee.run
+        view = self.view
+        run = view.run
         if run is None:
             return None
         hand = run.hand
@@ -312,7 +368,7 @@ class LiveSession:
         for seat in live:
             if any(c is None for c in hand.hands[hand.index_of[seat]]):
                 return seat
-        record = self.referee.record
+        record = view.record
         flagged = [f.seat for f in record.flags if UNREAD_SHOW in f.message] if record is not None else []
         return next((s for s in flagged if s in live), None)
 
@@ -366,8 +422,10 @@ class LiveSession:
         return pending_reason([record.flags[n] for n in pending]) if pending else None
 
     def sync(self) -> None:
-        run = self.referee.run
+        """The seats and the prompt as the table stands now (`view`)."""
+        view = self.view
+        run = view.run
         if run is not None:
             states = hand_seat_states(run.hand, labels=())
             self.table.set_seats(states, game=run.rules.game, button=run.hand.button)
-        self.table.set_prompt(self.referee.prompt)
+        self.table.set_prompt(view.prompt)

@@ -1,0 +1,139 @@
+"""Inputs a live referee holds back before it referees them, journaled beside the hand log as they arrive.
+
+Live refereeing follows the camera `horizon_s` behind the video, as `audit` does (the tracker confirms a card or a
+fold up to seconds after it began), so for those seconds an input is only in memory. Each one is appended to
+`<log>.held` as it arrives (a JSON line written through to the OS, as the log's commits are; fsynced too where the
+log's durability is "power") and marked taken just before the referee takes it, when the hand log records it. The file
+is emptied whenever nothing is held. A log opened after a crash records the inputs still held into their session's
+open hand, in time order, before that hand is ended incomplete; the end row counts them (`unrefereed`), so that
+`log check` referees the hand again without them and `log show` marks them. Nothing the dealer keyed is lost.
+
+Written by hand, not with a library: one append-only file of JSON lines is all it takes, and a line torn by a kill
+mid-write is simply skipped (its input was the one in flight).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.audit.records import DealerAction
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.events import TableEvent, event_from_dict
+
+HeldInput = TableEvent | DealerAction
+
+
+def held_path(db_path: Path) -> Path:
+    """The journal lives beside the database: `hands.sqlite` -> `hands.sqlite.held`."""
+    return db_path.with_name(db_path.name + ".held")
+
+
+def _item_data(item: HeldInput) -> dict[str, Any]:
+    if isinstance(item, DealerAction):
+        return {"action": item.to_dict()}
+    return {"event": item.to_dict()}
+
+
+def _item_from(data: dict[str, Any]) -> HeldInput:
+    if "action" in data:
+        a = data["action"]
+        return DealerAction(int(a["seat"]), a["action"], a.get("amount"), float(a["t"]), a.get("source", "dealer"))
+    return event_from_dict(data["event"])
+
+
+class HeldJournal:
+    """`hold(item)` when the live referee's loop takes an input, `taken(item)` just before the referee gets it."""
+
+    def __init__(self, db_path: Path, session_id: int, *, sync: bool = False) -> None:
+        self.path = held_path(db_path)
+        self.session_id = session_id
+        self.sync = sync
+        self._keys: dict[int, int] = {}    # id(item) -> its key; the loop holds the item, so its id stays its own
+        self._next = 1
+        try:
+            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - open for the session's life
+        except OSError as exc:
+            raise DealerAssistError(f"cannot journal held inputs in {self.path}: {exc.strerror or exc}") from None
+
+    def hold(self, item: HeldInput) -> None:
+        key, self._next = self._next, self._next + 1
+        self._keys[id(item)] = key
+        self._write({"held": key, "session": self.session_id, **_item_data(item)})
+
+    def taken(self, item: HeldInput) -> None:
+        key = self._keys.pop(id(item), None)
+        if key is None:
+            return
+        if self._keys:
+            self._write({"taken": key, "session": self.session_id})
+        else:
+            self._empty()
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def close(self) -> None:
+        """Close the file; what is still held stays in it for the next opening of the log to record."""
+        if not self._file.closed:
+            self._file.close()
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._file.flush()
+        if self.sync:
+            os.fsync(self._file.fileno())
+
+    def _empty(self) -> None:
+        """Nothing is held: start the file afresh (it never grows past what a few seconds hold)."""
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.flush()
+        if self.sync:
+            os.fsync(self._file.fileno())
+
+
+@dataclass(frozen=True, slots=True)
+class StillHeld:
+    """An input the journal had not seen taken: its session and the input."""
+
+    session_id: int
+    item: HeldInput
+
+
+def still_held(path: Path) -> list[StillHeld]:
+    """The inputs a journal holds that were never taken, in arrival order (torn or unreadable lines skipped)."""
+    held: dict[tuple[object, object], StillHeld] = {}
+    for line in _lines(path):
+        if "taken" in line:
+            held.pop((line.get("session"), line["taken"]), None)
+        elif "held" in line:
+            try:
+                held[(line.get("session"), line["held"])] = StillHeld(int(line["session"]), _item_from(line))
+            except (DealerAssistError, KeyError, TypeError, ValueError):
+                continue
+    return list(held.values())
+
+
+def held_line(held: StillHeld, number: int) -> str:
+    """One input still held as a line of JSON, the `number`-th of its file (what `still_held` reads back)."""
+    line = {"held": number, "session": held.session_id, **_item_data(held.item)}
+    return json.dumps(line, separators=(",", ":")) + "\n"
+
+
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return
+    for raw in text.splitlines():
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError:
+            continue                  # torn by a kill mid-write: that input was the one in flight
+        if isinstance(line, dict):
+            yield line
