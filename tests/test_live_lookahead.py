@@ -219,3 +219,23 @@ def test_held_items_with_no_hand_open_are_kept_in_a_file_of_their_own(tmp_path: 
         assert reopened.recovered == () and reopened.unrecorded_held is not None
         kept = reopened.unrecorded_held
     assert [h.item for h in still_held(kept)] == [first] and not held_path(db).exists()
+
+
+def test_the_app_says_in_one_line_what_opening_the_log_recovered(tmp_path: Path) -> None:
+    from dealer_assist.app.main_window import recovery_notice
+
+    config, items, _ = simulated("badugi-limit", 1, [])
+    db = tmp_path / "log.sqlite"
+    log = HandLog.open(db)
+    assert recovery_notice(log) is None                     # a new log: nothing to say
+    session_id = log.open_session("oval-9", "Ann")
+    cut = next(i for i, item in enumerate(items) if isinstance(item, DealerAction)) + 4
+    session = live(config, items[:cut], HandLogSink(log, session_id), journal=HeldJournal(db, session_id),
+                   stop=False)
+    held = len(session.loop.orderer)
+    log.close()
+    with HandLog.open(db) as reopened:
+        line = recovery_notice(reopened)
+    assert line is not None and "\n" not in line
+    assert f"hand {reopened.recovered[0]} ended incomplete" in line
+    assert f"the {held} inputs the referee still held recorded unrefereed" in line

@@ -102,6 +102,24 @@ def open_source(spec: str) -> FrameSource:
     return _open(spec)
 
 
+def recovery_notice(log: HandLog) -> str | None:
+    """One line when opening the log found it was not closed (a crash or kill): the hands it ended incomplete, the
+    inputs the referee held then that it recorded unrefereed, and a file of held inputs no hand took; else None."""
+    if not log.recovered and log.unrecorded_held is None:
+        return None
+    parts = []
+    if log.recovered:
+        ids = ", ".join(str(h) for h in log.recovered)
+        parts.append(f"hand{'s' if len(log.recovered) > 1 else ''} {ids} ended incomplete")
+        ends = [log.story(h).end for h in log.recovered]
+        held = sum(end.unrefereed or 0 for end in ends if end is not None)
+        if held:
+            parts.append(f"the {held} input{'s' if held > 1 else ''} the referee still held recorded unrefereed")
+    if log.unrecorded_held is not None:
+        parts.append(f"inputs held before a hand began kept in {log.unrecorded_held}")
+    return f"The hand log was not closed cleanly last time (a crash?): {'; '.join(parts)}. See `log show`."
+
+
 def _reopener(spec: str) -> Callable[[], FrameSource]:
     return lambda: open_source(spec)
 
@@ -829,6 +847,7 @@ class MainWindow(QMainWindow):
         file, which a second open in this process would also be refused), so the video demo and the table share it."""
         if self.log_writer is None:
             self.log_writer = HandLog.open(self.review_model.path)
+            self.show_notice(recovery_notice(self.log_writer))
         return self.log_writer
 
     @property
