@@ -631,20 +631,60 @@ def test_a_replacement_the_camera_confirms_just_after_the_next_entry_is_in_time_
         if tail == "close":
             referee.close(script.items[-1].t + 0.2)
         assert kinds(referee) == [("replacements_mismatch", 2)], tail
-    # ... and the showdown that follows within the second: the award waits on the flag
+    # ... and the showdown that follows within the second: the flag is raised before the shows (the award waits on it
+    # unless seat 2 shows a whole hand: `test_a_seat_left_short_that_shows_a_whole_hand_...`)
+    referee = run(short_last_draw("Kc Qd 9h 8s"), camera_table())
+    assert kinds(referee) == [("replacements_mismatch", 2)]
+    first_show = next(i for i in short_last_draw("Kc Qd 9h 8s").items if type(i).__name__ == "CardsShown")
+    assert referee.hands[0].flags[0].t < first_show.t
+
+
+def short_last_draw(seat_2_shows: str, extra: bool = False) -> Script:
+    """The last draw: seat 2 discards 2 and the camera sees 1 replacement; the showdown follows within the second
+    (0.1 s apart). `extra`: in the first draw seat 2 got a card too many (discarded 1, 2 replacements), and in the last
+    it discards 3 and gets 1, so it is left short all the same (3 cards)."""
     last = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
-    for _ in range(2):                                         # draws 1 and 2: every seat stands pat
+    if extra:
+        last.discard(2, 1).replace(2, 2)
         last.act(1, "check").act(2, "check").act(3, "check")
-    last.discard(2, 2).replace(2, 1)
-    for seat, cards in ((1, ""), (2, ""), (3, ""), (1, "Ac 2d 3h 4s"), (2, "Kc Qd 9h 8s"), (3, "Kd Qc 9s 8h")):
-        last.frame -= 12                                       # 0.1 s apart
+    else:
+        last.act(1, "check").act(2, "check").act(3, "check")
+    last.act(1, "check").act(2, "check").act(3, "check")        # the next draw: every seat stands pat
+    last.discard(2, 3 if extra else 2).replace(2, 1)
+    for seat, cards in ((1, ""), (2, ""), (3, ""), (1, "Ac 2d 3h 4s"), (2, seat_2_shows), (3, "Kd Qc 9s 8h")):
+        last.frame -= 12
         if cards:
             last.show(seat, cards)
         else:
             last.act(seat, "check")
-    referee = run(last, camera_table())
-    assert kinds(referee) == [("replacements_mismatch", 2)]
-    assert referee.hands[0].awards and referee.hands[0].awards[-1].pending == (0,)
+    return last
+
+
+def test_a_seat_left_short_that_shows_a_whole_hand_had_its_replacement_the_camera_missed() -> None:
+    """A replacement pitched onto the seat's pile is sometimes not counted (badugi-limit seed 6: seat 3 discarded 1,
+    the camera saw its pile stay at 3). Seat 2 then shows four cards: it held every card it was owed, so the referee
+    dismisses its own "short" flag, saying why, and the award stands. Showing three cards (the camera read three),
+    or with a card too many in an earlier draw as well (two errors can add up to a whole hand), the flag stays and
+    the award waits on the floor."""
+    sink = RecordingSink()
+    referee = Referee(camera_table(), sink)
+    referee.feed_all(short_last_draw("Kc Qd 9h 8s").items)
+    record = referee.hands[0]
+    assert kinds(referee) == [("replacements_mismatch", 2)] and 0 in record.resolutions
+    fix = record.resolutions[0]
+    assert fix.kind == "dismiss_flag" and fix.by == "the referee"
+    assert "seat 2 showed a whole hand at the showdown (4 cards, read by the camera)" in fix.reason
+    assert record.awards and record.awards[-1].pending == ()
+    assert ("correction", 1, fix) in sink.records                # recorded, as the floor's corrections are
+    assert Referee.replay(camera_table(), referee.inputs).hands[0].resolutions == record.resolutions
+
+    partly = run(short_last_draw("Kc Qd 9h"), camera_table()).hands[0]
+    assert [f.seat for f in partly.flags if f.kind is FlagKind.REPLACEMENTS_MISMATCH] == [2]
+    assert not partly.resolutions
+    both = run(short_last_draw("Kc Qd 9h 8s", extra=True), camera_table()).hands[0]
+    assert sorted(f.message.split(" (")[0] for f in both.flags) == [
+        "seat 2 discarded 1 and got 2 replacements", "seat 2 discarded 3 and got 1 replacement"]
+    assert not both.resolutions and both.awards and both.awards[-1].pending
 
 
 def test_a_discard_seen_before_the_replacement_the_camera_confirms_late_is_in_order_at_a_camera_table() -> None:

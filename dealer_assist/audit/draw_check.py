@@ -214,10 +214,12 @@ class DrawChecks(RunState):
             seat = hand.next_card_seat
 
     def _short_flag(self, seat: int, short: ShortDraw) -> None:
-        got = short.got
+        got, before = short.got, len(self.flags)
         self._flag(FlagKind.REPLACEMENTS_MISMATCH, seat, f"seat {seat} discarded {short.discarded} and got {got} "
                    f"replacement{'s' if got != 1 else ''} ({short.owed} short)", short.t, short.frame,
                    once=("mismatch", short.draw_no, seat))
+        if len(self.flags) > before:
+            self.short_flags.setdefault(seat, []).append(self.flags[-1])
 
     def _release_short(self, now: float) -> None:
         """Seats left short whose replacements did not land within `SHORT_GRACE_S`: flagged, with the time the table

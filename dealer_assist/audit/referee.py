@@ -30,7 +30,7 @@ from dealer_assist.audit.outputs import (
     RefereeInput,
 )
 from dealer_assist.audit.prompt import build_prompt
-from dealer_assist.audit.records import DealerAction, Flag, Prompt, Severity
+from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Prompt, Severity
 from dealer_assist.audit.sink import NullSink, RefereeSink
 from dealer_assist.audit.table import TableConfig, next_button
 from dealer_assist.cards import Card
@@ -347,6 +347,35 @@ class Referee:
         self._emit(record, out)
         return out
 
+    def _settle_short_draws(self, record: HandRecord) -> None:
+        """A seat that shows a whole hand (every card read, or keyed in) held every card it was owed, so a draw the
+        camera saw leave it short was the camera's miss (a replacement pitched onto the seat's pile): that flag is
+        dismissed by the referee, saying why, before an award is made past it (the flag may come after the show: a
+        short seat is flagged once the replacement has not come for a second). Not where the seat also has a draw
+        flag of another kind (a card too many): two real errors can also add up to a whole hand."""
+        run = self.run
+        if run is None or not run.short_flags:
+            return
+        size = run.rules.hand_size
+        for seat, short in run.short_flags.items():
+            shows = [p for p in record.inputs if isinstance(p, CardsShown) and p.seat == seat]
+            shown = next((p for p in reversed(shows) if p.entered), shows[-1] if shows else None)
+            if shown is None or len(set(shown.cards)) != size:
+                continue
+            if any(f.kind is FlagKind.REPLACEMENTS_MISMATCH and f.seat == seat and f not in short for f in run.flags):
+                continue
+            how = "keyed in by the dealer" if shown.entered else "read by the camera"
+            for flag in short:
+                n = next((k for k, f in enumerate(record.flags) if f == flag and k not in record.resolutions), None)
+                if n is None:
+                    continue
+                fix = Correction("dismiss_flag", f"seat {seat} showed a whole hand at the showdown ({size} cards, "
+                                 f"{how}): the replacement the camera did not see land had come", REFEREE_BY,
+                                 target=n, t=max(shown.t, flag.t))
+                record.resolutions[n] = fix
+                record.corrections.append(fix)
+                self.sink.corrected(record.start.number, fix)
+
     def _emit(self, record: HandRecord, out: list[Output]) -> None:
         for o in out:
             number = None
@@ -354,9 +383,11 @@ class Referee:
                 number = len(record.flags)
                 record.flags.append(o)
             elif isinstance(o, AwardMade):
+                self._settle_short_draws(record)
                 o = replace(o, pending=flags_for_the_floor(record))
                 record.awards.append(o)
             self.sink.output(record.start.number, o, number)
+        self._settle_short_draws(record)
 
     def _end_by_gather(self, t: float) -> None:
         run = self.run

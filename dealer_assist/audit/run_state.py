@@ -89,6 +89,9 @@ class RunState:
         """Seats whose shown hand the dealer keyed in (`CardsShown.entered`): the camera's reads of it no longer
         count."""
         self._once: set[tuple[object, ...]] = set()
+        self.short_flags: dict[int, list[Flag]] = {}
+        """Each seat's flags for a draw that left it short (`DrawChecks._short_flag`): a whole hand the seat shows later
+        says the camera missed the card (`Referee._settle_short_draws`)."""
         self._fold_held: dict[int, tuple[str, float, int | None]] = {}
         """At a camera's table, folds the camera saw out of turn, with their flag's words, time and frame, until the
         seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
