@@ -71,6 +71,7 @@ sys.path.insert(0, str(REPO))
 
 from dealer_assist.audit.hand_run import UNREAD_SHOW  # noqa: E402
 from dealer_assist.audit.loop import RefereeLoop  # noqa: E402
+from dealer_assist.audit.outputs import REFEREE_BY  # noqa: E402
 from dealer_assist.audit.records import DealerAction, Flag  # noqa: E402
 from dealer_assist.audit.referee import Referee  # noqa: E402
 from dealer_assist.audit.table import TableConfig  # noqa: E402
@@ -225,14 +226,25 @@ def floor_outcome(sim: SimulatedTable, log: HandLog, video: TrackedVideo, keys: 
     return ("right" if right else "wrong") + (" provisional" if award.get("pending_flag_ids") else "")
 
 
-def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, int]:
+def flag_outcome(sim: SimulatedTable, referee: Referee) -> tuple[int, int, int, int, int]:
     """(injected errors, those the referee flagged as it must, its other flags, those of them saying a shown hand
-    went unread): `audit` must raise exactly the injected errors' flags (`FLAG_OF_ERROR`, at their seats) and none on
-    a clean hand."""
+    went unread, those of them it dismissed itself later in the hand): `audit` must raise exactly the injected errors'
+    flags (`FLAG_OF_ERROR`, at their seats) and none on a clean hand."""
     flags = [f for h in referee.hands for f in h.flags]
-    other = len(unexplained_flags(sim, referee))
+    other = unexplained_flags(sim, referee)
     unread = sum(1 for f in flags if UNREAD_SHOW in f.message)
-    return len(sim.truth.errors), len(flags) - other, other, unread
+    settled = sum(1 for f in other if settled_by_referee(referee, f))
+    return len(sim.truth.errors), len(flags) - len(other), len(other), unread, settled
+
+
+def settled_by_referee(referee: Referee, flag: Flag) -> bool:
+    """Whether the referee dismissed `flag` itself later in its hand (a seat left short that showed a whole hand)."""
+    for hand in referee.hands:
+        for n, f in enumerate(hand.flags):
+            if f is flag:
+                fix = hand.resolutions.get(n)
+                return fix is not None and fix.by == REFEREE_BY
+    return False
 
 
 def unexplained_flags(sim: SimulatedTable, referee: Referee) -> list[Flag]:
@@ -395,8 +407,9 @@ def main() -> None:
                 if args.verbose:
                     print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: camera's award {outcomes[-1]}")
                     for f in unexplained_flags(sim, loops[0].referee):
+                        settled = " [dismissed by the referee]" if settled_by_referee(loops[0].referee, f) else ""
                         print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: flag no error explains: "
-                              f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}")
+                              f"{f.severity.value} {f.kind.value} seat {f.seat} at {f.t:.2f} s: {f.message}{settled}")
                     for e in unflagged_errors(sim, loops[0].referee):
                         print(f"#   {g} seed {s} at {onnx_size[0]}x{onnx_size[1]}: error no flag raised: {e.kind} "
                               f"seat {e.seat} at {e.t:.2f} s: {e.detail}")
@@ -414,12 +427,14 @@ def main() -> None:
         # Through the detector, how often the hand's award is the one its true events give: "none" is a hand the
         # referee would not award (flags, unread shows: the floor decides), "wrong" a pot to the wrong seat.
         _print_awards("onnx_awards", outcomes)
-        injected = sum(w for w, _, _, _ in flag_counts)
-        print(f"onnx_injected_errors_flagged: {sum(r for _, r, _, _ in flag_counts)} of {injected}")
-        print(f"onnx_other_flags_with_errors: {sum(o for w, _, o, _ in flag_counts if w)}")
-        print(f"onnx_flags_on_clean_hands: {sum(o for w, _, o, _ in flag_counts if not w)} "
-              f"({sum(1 for w, _, _, _ in flag_counts if not w)} hands)")
-        print(f"onnx_unread_show_flags_on_clean_hands: {sum(u for w, _, _, u in flag_counts if not w)}")
+        injected = sum(c[0] for c in flag_counts)
+        print(f"onnx_injected_errors_flagged: {sum(c[1] for c in flag_counts)} of {injected}")
+        print(f"onnx_other_flags_with_errors: {sum(c[2] for c in flag_counts if c[0])}")
+        print(f"onnx_flags_on_clean_hands: {sum(c[2] for c in flag_counts if not c[0])} "
+              f"({sum(1 for c in flag_counts if not c[0])} hands)")
+        print(f"onnx_unread_show_flags_on_clean_hands: {sum(c[3] for c in flag_counts if not c[0])}")
+        print(f"onnx_flags_dismissed_by_the_referee: {sum(c[4] for c in flag_counts if not c[0])} on clean hands, "
+              f"{sum(c[4] for c in flag_counts if c[0])} on hands with errors (of the two lines above them)")
     if floor:
         _print_awards("onnx_floor_awards", floor, f"; the floor keyed {args.floor_award}")
 
