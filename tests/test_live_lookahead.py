@@ -239,3 +239,31 @@ def test_the_app_says_in_one_line_what_opening_the_log_recovered(tmp_path: Path)
     assert line is not None and "\n" not in line
     assert f"hand {reopened.recovered[0]} ended incomplete" in line
     assert f"the {held} inputs the referee still held recorded unrefereed" in line
+
+
+def test_the_floor_awards_a_hand_cut_off_at_its_showdown_on_the_shows_the_referee_still_held(tmp_path: Path) -> None:
+    """The app dies a second after the last hand was shown, before the gather: the referee, 3 s behind, never saw the
+    shows, so the hand has no award. The shows are recorded unrefereed; the floor's award (`log correct --award`)
+    is made on them, the award the whole hand makes; `log check` still matches the record without them."""
+    from dealer_assist.store.floor_award import floor_award_payload
+    from dealer_assist.vision.events import CardsGathered, CardsShown
+
+    config, items, _ = simulated("badugi-limit", 1, [])
+    last_show = max(i for i, item in enumerate(items) if isinstance(item, CardsShown))
+    gathered = next(i for i, item in enumerate(items) if isinstance(item, CardsGathered))
+    assert last_show < gathered
+    kept = items[:last_show + 1]
+    db = tmp_path / "log.sqlite"
+    log = HandLog.open(db)
+    session_id = log.open_session("oval-9", "Ann")
+    session = live(config, kept, HandLogSink(log, session_id), journal=HeldJournal(db, session_id), stop=False)
+    assert session.award is None and any(isinstance(i, CardsShown) for i in session.loop.orderer.held())
+    log.close()
+    with HandLog.open(db) as reopened:
+        story = reopened.story(reopened.recovered[0])
+    whole = Referee(config)
+    whole.feed_all(items)
+    assert whole.award is not None
+    payload, lines = floor_award_payload(story)
+    assert payload is not None and {int(k): v for k, v in payload["totals"].items()} == dict(whole.award.totals), lines
+    assert recheck(story).differences == ()

@@ -65,9 +65,10 @@ def current_award(story: HandStory) -> dict[str, Any] | None:
 
 def floor_award_payload(story: HandStory, *, until: int | None = None) -> tuple[dict[str, Any] | None, list[str]]:
     """The award the hand makes refereed again with the floor's corrections up to sequence number `until` (all when
-    None), as the log keeps awards, and its sentences; (None, why) when it makes none."""
+    None), as the log keeps awards, and its sentences; (None, why) when it makes none. Inputs a crash left unrefereed
+    count: they are what the table did."""
     last = until if until is not None else max((r.seq for r in story.records), default=0)
-    replay = referee_again(story, floor_until=last)
+    replay = referee_again(story, floor_until=last, unrefereed=True)
     flag_id = _flag_ids(list(replay.recorded_flags), replay.flags)
     made = _final_award(replay)
     if made is None:

@@ -166,7 +166,7 @@ did not report. The others (rulings on flags, notes, a void) do not change the a
 _FLOOR_ORDER = {"misread_card": 0, "shown_hand": 1, "mucked_hand": 2}
 
 
-def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay:
+def referee_again(story: HandStory, *, floor_until: int | None = None, unrefereed: bool = False) -> Replay:
     """Feed a fresh Referee the hand's events and actions and the in-hand corrections, in the order written, under
     the recorded house rules, seats, button and camera mode.
 
@@ -174,7 +174,10 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     to that record are fed too, where the table would have had them: the events the camera missed at their own time
     (before the first event or action recorded later than them), the rest before the cards were gathered (misreads
     first, then the hands the floor read, as keyed-in shows, then the mucks it saw); the events it found did not
-    happen are left out."""
+    happen are left out.
+
+    The inputs recorded unrefereed after a crash (`HandStory.unrefereed`) are left out, as the referee never had them,
+    unless `unrefereed` (the floor deciding the hand afterwards goes on all the table did)."""
     replayed = RecordingSink()
     referee = Referee(table_config(story), replayed)
     input_of: dict[tuple[str, int], int] = {}
@@ -189,7 +192,7 @@ def referee_again(story: HandStory, *, floor_until: int | None = None) -> Replay
     missed = sorted((missed_event(r.data["event"]) for r in floor if r.kind == "missed_event"), key=lambda e: e.t)
     floor = _latest_reads(r for r in floor if r.kind not in ("false_event", "missed_event"))
     floor_at: int | None = None
-    held = story.unrefereed
+    held = frozenset() if unrefereed else story.unrefereed
     for rec in story.records:
         if rec.seq in held:
             continue                                # recorded after a crash, never refereed (`store.held`)
