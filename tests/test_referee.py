@@ -677,6 +677,11 @@ def test_a_seat_left_short_that_shows_a_whole_hand_had_its_replacement_the_camer
     assert record.awards and record.awards[-1].pending == ()
     assert ("correction", 1, fix) in sink.records                # recorded, as the floor's corrections are
     assert Referee.replay(camera_table(), referee.inputs).hands[0].resolutions == record.resolutions
+    text = report_text(referee.hands, "t")                       # the audit's report says so under the flag
+    assert "  FLAG replacements_mismatch (error)" in text and f"    dismissed by the referee: {fix.reason}" in text
+    [flag] = hand_to_dict(record)["flags"]
+    assert (flag["resolution"], flag["resolved_by"], flag["resolution_reason"]) == ("dismiss_flag", "the referee",
+                                                                                   fix.reason)
 
     partly = run(short_last_draw("Kc Qd 9h"), camera_table()).hands[0]
     assert [f.seat for f in partly.flags if f.kind is FlagKind.REPLACEMENTS_MISMATCH] == [2]

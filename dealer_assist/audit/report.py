@@ -39,10 +39,16 @@ def hand_to_dict(record: HandRecord) -> dict[str, Any]:
         "stacks": {str(s): c for s, c in record.start.stacks},
         "status": None if record.end is None else record.end.status,
         "reason": None if record.end is None else record.end.reason,
-        "flags": [{**f.to_dict(), "resolution": (record.resolutions[n].kind if n in record.resolutions else None)}
-                  for n, f in enumerate(record.flags)],
+        "flags": [{**f.to_dict(), **_resolution(record, n)} for n, f in enumerate(record.flags)],
         "awards": {} if award is None else award_to_dict(award.award, award.uncontested, award_waits_on(record)),
     }
+
+
+def _resolution(record: HandRecord, n: int) -> dict[str, Any]:
+    """How flag `n` was resolved (`accept_flag` / `dismiss_flag`), by whom and why; all None while it is open."""
+    fix = record.resolutions.get(n)
+    return {"resolution": fix.kind if fix else None, "resolved_by": fix.by if fix else None,
+            "resolution_reason": fix.reason if fix else None}
 
 
 def report_to_dict(hands: list[HandRecord], source: str = "") -> dict[str, Any]:
@@ -60,11 +66,14 @@ def report_text(hands: list[HandRecord], source: str = "") -> str:
                      f"from {h.start.t:.2f}s: {status}" + (f" ({h.end.reason})" if h.end and h.end.reason else ""))
         if not h.flags:
             lines.append("  No flags.")
-        for f in h.flags:
+        for n, f in enumerate(h.flags):
             seat = f"seat {f.seat}: " if f.seat is not None else ""
             frame = f", frame {f.frame}" if f.frame is not None else ""
             option = f" [house option {f.option}]" if f.option else ""
             lines.append(f"  FLAG {f.kind.value} ({f.severity.value}) at {f.t:.2f}s{frame}: {seat}{f.message}{option}")
+            if (fix := h.resolutions.get(n)) is not None:
+                done = "dismissed" if fix.kind == "dismiss_flag" else "accepted"
+                lines.append(f"    {done} by {fix.by}: {fix.reason}")
         if h.awards:
             for pot in h.awards[-1].award.pots:
                 lines += [f"  {sentence}" for sentence in pot.explanation]
