@@ -267,3 +267,47 @@ def test_the_floor_awards_a_hand_cut_off_at_its_showdown_on_the_shows_the_refere
     payload, lines = floor_award_payload(story)
     assert payload is not None and {int(k): v for k, v in payload["totals"].items()} == dict(whole.award.totals), lines
     assert recheck(story).differences == ()
+
+
+def test_a_journal_that_never_empties_is_written_afresh_with_what_it_holds(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Items keep coming and never all go out (a busy table): past `COMPACT_BYTES` the file is rewritten (beside it,
+    then renamed over it) with only what is still held, so it stays small and still says all that is held."""
+    from dealer_assist.store import held as held_module
+
+    monkeypatch.setattr(held_module, "COMPACT_BYTES", 2_000)
+    db = tmp_path / "log.sqlite"
+    journal = HeldJournal(db, 1)
+    items = [CardDealt(0.1 * k, k, 1 + k % 3) for k in range(400)]
+    for k, item in enumerate(items):
+        journal.hold(item)
+        if k >= 5:
+            journal.taken(items[k - 5])                      # always five held
+        assert held_path(db).stat().st_size < 4_000
+    assert [h.item for h in still_held(held_path(db))] == items[-5:]
+    assert not held_path(db).with_name(held_path(db).name + ".new").exists()
+    journal.close()
+
+
+def test_a_journal_that_cannot_be_written_says_so_once_and_refereeing_goes_on(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    said: list[str] = []
+    db = tmp_path / "log.sqlite"
+    journal = HeldJournal(db, 1, on_failure=said.append)
+    a, b = CardDealt(1.0, 15, 1), CardDealt(1.2, 18, 2)
+    journal.hold(a)
+
+    class Full:
+        def write(self, _: str) -> int:
+            raise OSError(28, "No space left on device")
+
+        def flush(self) -> None:
+            pass
+
+    real, journal._file = journal._file, Full()             # type: ignore[assignment]
+    journal.hold(b)
+    journal.taken(a)
+    journal.taken(b)
+    assert len(said) == 1 and "no longer journaled" in said[0] and "No space left on device" in said[0]
+    assert "\n" not in said[0] and journal.error == said[0]
+    real.close()

@@ -817,7 +817,8 @@ class MainWindow(QMainWindow):
         if not isinstance(inner, HandLogSink):
             return None
         try:
-            return HeldJournal(inner.log.path, inner.session_id, sync=inner.log.durability == "power")
+            return HeldJournal(inner.log.path, inner.session_id, sync=inner.log.durability == "power",
+                               on_failure=self.show_notice)
         except DealerAssistError as exc:
             self.show_notice(f"Items the referee holds are not journaled (a crash could lose the last seconds): {exc}")
             return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,10 @@ def held_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".held")
 
 
+def _line(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":")) + "\n"
+
+
 def _item_data(item: HeldInput) -> dict[str, Any]:
     if isinstance(item, DealerAction):
         return {"action": item.to_dict()}
@@ -46,14 +50,25 @@ def _item_from(data: dict[str, Any]) -> HeldInput:
     return event_from_dict(data["event"])
 
 
-class HeldJournal:
-    """`hold(item)` when the live referee's loop takes an input, `taken(item)` just before the referee gets it."""
+COMPACT_BYTES = 1_000_000
+"""A journal past this size is written afresh with only what is still held (a table whose items never all go out for
+hours: each line is ~150 bytes)."""
 
-    def __init__(self, db_path: Path, session_id: int, *, sync: bool = False) -> None:
+
+class HeldJournal:
+    """`hold(item)` when the live referee's loop takes an input, `taken(item)` just before the referee gets it.
+
+    A journal that cannot be written (a full disk) says so once through `on_failure` and stops; refereeing carries
+    on (the log itself says its own failures)."""
+
+    def __init__(self, db_path: Path, session_id: int, *, sync: bool = False,
+                 on_failure: Callable[[str], None] | None = None) -> None:
         self.path = held_path(db_path)
         self.session_id = session_id
         self.sync = sync
-        self._keys: dict[int, int] = {}    # id(item) -> its key; the loop holds the item, so its id stays its own
+        self.on_failure = on_failure
+        self.error: str | None = None
+        self._held: dict[int, tuple[int, str]] = {}  # id(item) -> its key and line; the loop holds the item meanwhile
         self._next = 1
         try:
             self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - open for the session's life
@@ -62,39 +77,68 @@ class HeldJournal:
 
     def hold(self, item: HeldInput) -> None:
         key, self._next = self._next, self._next + 1
-        self._keys[id(item)] = key
-        self._write({"held": key, "session": self.session_id, **_item_data(item)})
+        line = _line({"held": key, "session": self.session_id, **_item_data(item)})
+        self._held[id(item)] = (key, line)
+        self._write(line)
 
     def taken(self, item: HeldInput) -> None:
-        key = self._keys.pop(id(item), None)
-        if key is None:
+        entry = self._held.pop(id(item), None)
+        if entry is None:
             return
-        if self._keys:
-            self._write({"taken": key, "session": self.session_id})
+        if not self._held or (self.error is None and self._file.tell() > COMPACT_BYTES):
+            self._rewrite()
         else:
-            self._empty()
+            self._write(_line({"taken": entry[0], "session": self.session_id}))
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._held)
 
     def close(self) -> None:
         """Close the file; what is still held stays in it for the next opening of the log to record."""
         if not self._file.closed:
             self._file.close()
 
-    def _write(self, line: dict[str, Any]) -> None:
-        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
-        self._file.flush()
-        if self.sync:
-            os.fsync(self._file.fileno())
+    def _write(self, line: str) -> None:
+        if self.error is not None:
+            return
+        try:
+            self._file.write(line)
+            self._file.flush()
+            if self.sync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            self._fail(exc)
 
-    def _empty(self) -> None:
-        """Nothing is held: start the file afresh (it never grows past what a few seconds hold)."""
-        self._file.seek(0)
-        self._file.truncate()
-        self._file.flush()
-        if self.sync:
-            os.fsync(self._file.fileno())
+    def _rewrite(self) -> None:
+        """The file afresh with only what is still held: emptied in place when nothing is (most often: between
+        hands), else written beside it and renamed over it, so a crash meanwhile finds one whole file or the other."""
+        if self.error is not None:
+            return
+        try:
+            if not self._held:
+                self._file.seek(0)
+                self._file.truncate()
+                self._file.flush()
+            else:
+                fresh = self.path.with_name(self.path.name + ".new")
+                with open(fresh, "w", encoding="utf-8") as out:
+                    out.write("".join(line for _, line in self._held.values()))
+                    out.flush()
+                    if self.sync:
+                        os.fsync(out.fileno())
+                os.replace(fresh, self.path)
+                self._file.close()
+                self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - open for the session's life
+            if self.sync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: OSError) -> None:
+        self.error = (f"the inputs the referee holds are no longer journaled in {self.path} "
+                      f"({exc.strerror or exc}): a crash now could lose the last seconds")
+        if self.on_failure is not None:
+            self.on_failure(self.error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +165,7 @@ def still_held(path: Path) -> list[StillHeld]:
 
 def held_line(held: StillHeld, number: int) -> str:
     """One input still held as a line of JSON, the `number`-th of its file (what `still_held` reads back)."""
-    line = {"held": number, "session": held.session_id, **_item_data(held.item)}
-    return json.dumps(line, separators=(",", ":")) + "\n"
+    return _line({"held": number, "session": held.session_id, **_item_data(held.item)})
 
 
 def _lines(path: Path) -> Iterator[dict[str, Any]]:
