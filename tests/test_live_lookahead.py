@@ -19,6 +19,7 @@ from test_referee_sim import simulated
 from dealer_assist.app.models.capture import FrameRing
 from dealer_assist.app.models.flags import FlagListModel
 from dealer_assist.app.models.live_session import LiveSession
+from dealer_assist.app.models.review import ReviewModel
 from dealer_assist.app.models.table import TableModel
 from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.loop import RefereeLoop
@@ -206,6 +207,9 @@ def test_a_crash_loses_nothing_the_live_referee_held(tmp_path: Path) -> None:
     text = render_story(story)
     assert text.count("[not refereed: held by the live referee when the recorder stopped]") == held
     assert recheck(story).differences == ()
+    marks = ["[not refereed" in line.text for line in ReviewModel(db).timeline(hand_id)
+             if line.kind in ("event", "action")]
+    assert marks[-held:] == [True] * held and sum(marks) == held     # Review marks the last inputs, only they
 
 
 def test_held_items_with_no_hand_open_are_kept_in_a_file_of_their_own(tmp_path: Path) -> None:

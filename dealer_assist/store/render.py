@@ -198,6 +198,9 @@ def _record_lines(record: StoredRecord, notes: Mapping[tuple[str, int], list[str
     return [repr(record)]
 
 
+UNREFEREED_NOTE = " [not refereed: held by the live referee when the recorder stopped]"
+"""After an input recorded unrefereed when the log was reopened after a crash (`HandStory.unrefereed`)."""
+
 NOT_ENDED = {
     True: "Not ended yet: still being recorded.",
     False: "Not ended: the recorder stopped before ending it (a crash?); it is marked incomplete the next time "
@@ -233,7 +236,7 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     for rec in story.records:
         rec_lines = _record_lines(rec, notes, rulings)
         if rec.seq in held:
-            rec_lines[0] += " [not refereed: held by the live referee when the recorder stopped]"
+            rec_lines[0] += UNREFEREED_NOTE
         lines += rec_lines
     lines.append("")
     if story.end is None:

@@ -28,7 +28,14 @@ from dealer_assist.store.records import (
     StoredFlag,
     StoredSnapshot,
 )
-from dealer_assist.store.render import action_sentence, correction_sentence, event_sentence, flag_sentence, render_story
+from dealer_assist.store.render import (
+    UNREFEREED_NOTE,
+    action_sentence,
+    correction_sentence,
+    event_sentence,
+    flag_sentence,
+    render_story,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +132,18 @@ class ReviewModel:
         out = [TimelineLine(f"Hand {hand.id}: {hand.table} #{hand.number}, {hand.game}, dealer {hand.dealer}; "
                             f"button seat {hand.button}; stacks {seats}", "header", None, replay.states)]
         frame: str | None = None
+        held = story.unrefereed
         for record in story.records:
             t = record.event.t if isinstance(record, StoredEvent) else getattr(record, "t", None)
             when = f"{t:7.2f}s  " if isinstance(t, int | float) else " " * 10
             t = float(t) if isinstance(t, int | float) else None
+            note = UNREFEREED_NOTE if record.seq in held else ""
             if isinstance(record, StoredEvent):
                 replay.feed(record.event)
-                out.append(TimelineLine(when + event_sentence(record.event), "event", t, replay.states, frame))
+                out.append(TimelineLine(when + event_sentence(record.event) + note, "event", t, replay.states, frame))
             elif isinstance(record, StoredAction):
                 replay.feed(DealerAction(record.seat, record.action, record.amount, t=record.t))  # type: ignore[arg-type]
-                out.append(TimelineLine(when + action_sentence(record), "action", t, replay.states, frame))
+                out.append(TimelineLine(when + action_sentence(record) + note, "action", t, replay.states, frame))
             elif isinstance(record, StoredFlag):
                 out.append(TimelineLine(when + flag_sentence(record), "flag", t, replay.states,
                                         record.snapshot or frame))
