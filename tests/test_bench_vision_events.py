@@ -31,19 +31,20 @@ def _fed(sim: SimulatedTable, drop: str | None = None, unread_shows: bool = Fals
 
 def test_flags_are_scored_against_the_injected_errors() -> None:
     errors = SimulatedTable("badugi-limit", 1, size=(320, 180), errors=ERROR_KINDS)
-    assert flag_outcome(errors, _fed(errors)) == (4, 4, 0, 0)
+    assert flag_outcome(errors, _fed(errors)) == (4, 4, 0, 0, 0)
     clean = SimulatedTable("badugi-limit", 2, size=(320, 180))
-    assert flag_outcome(clean, _fed(clean)) == (0, 0, 0, 0)
+    assert flag_outcome(clean, _fed(clean)) == (0, 0, 0, 0, 0)
     unread = flag_outcome(clean, _fed(clean, unread_shows=True))     # the showdown's corners all unread
     assert unread[:2] == (0, 0) and unread[2] == unread[3] == 1
     assert award_outcome(clean, _fed(clean)) == "right"
     assert award_outcome(clean, _fed(clean, unread_shows=True)) == "none"
     keyed = _fed(clean, unread_shows=True, keyed_s=2.0)           # the dealer keys in each hand turned up
-    assert award_outcome(clean, keyed) == "right" and flag_outcome(clean, keyed) == (0, 0, 0, 0)
+    assert award_outcome(clean, keyed) == "right" and flag_outcome(clean, keyed) == (0, 0, 0, 0, 0)
     gathered = next(e.t for e in clean.truth.events if e.kind == "gathered")
     assert all(s.entered and s.t < gathered for s in keyed_shows(clean, 60.0))   # always before the gather
     missing = flag_outcome(clean, _fed(clean, drop="replaced"))        # the camera lost every replacement
     assert missing[:2] == (0, 0) and missing[2] > 0
+    assert 0 < missing[4] < missing[2]      # the short draws of the seats that showed whole hands: dismissed
 
 
 def test_detection_caches_are_named_by_size_face_up_bar_and_felt_print() -> None:
