@@ -315,3 +315,21 @@ def test_a_journal_that_cannot_be_written_says_so_once_and_refereeing_goes_on(tm
     assert len(said) == 1 and "no longer journaled" in said[0] and "No space left on device" in said[0]
     assert "\n" not in said[0] and journal.error == said[0]
     real.close()
+
+
+def test_the_live_flag_list_shows_the_referees_own_dismissal() -> None:
+    """A draw the camera saw leave seat 2 short, then seat 2 shows a whole hand: the referee dismisses its flag, and
+    the Live list shows the flag as dismissed by the referee, with why (the floor's PIN is not asked for, and the
+    ruling is not passed back to the referee as the floor's)."""
+    from test_referee import camera_table, short_last_draw
+
+    from dealer_assist.audit.referee import award_waits_on
+
+    items = list(short_last_draw("Kc Qd 9h 8s").items)
+    session = live(camera_table(), items, RecordingSink())
+    [entry] = session.flags.entries
+    assert entry.flag.kind.value == "replacements_mismatch" and entry.resolution == "dismissed"
+    assert entry.reason.startswith("by the referee: seat 2 showed a whole hand at the showdown")
+    record = session.referee.hands[-1]
+    assert record.awards and not award_waits_on(record) and session.award_note is None
+    assert [c.by for c in record.corrections] == ["the referee"]      # one ruling, the referee's

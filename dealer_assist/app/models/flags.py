@@ -80,6 +80,14 @@ class FlagListModel:
     def check_pin(self, pin: str) -> bool:
         return hmac.compare_digest(pin.encode(), self._pin.encode())
 
+    def settle(self, entry_id: int, resolution: Resolution, reason: str) -> FlagEntry:
+        """The referee's own ruling on its flag (a later event disproved it): shown like the floor's, with no PIN, and
+        not passed back as the floor's (`resolved` is not emitted)."""
+        entry = replace(self._entries[entry_id], resolution=resolution, reason=reason)
+        self._entries[entry_id] = entry
+        self.changed.emit()
+        return entry
+
     def resolve(self, entry_id: int, resolution: Resolution, reason: str, pin: str) -> FlagEntry:
         """Accept or dismiss a flag; raises PinError for a wrong PIN or an empty reason (nothing changes)."""
         if resolution not in ("accepted", "dismissed"):

@@ -41,7 +41,7 @@ from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.hand_run import UNREAD_SHOW
 from dealer_assist.audit.loop import RefereeLoop
 from dealer_assist.audit.ordering import DEFAULT_HORIZON_S
-from dealer_assist.audit.outputs import AwardMade, Output
+from dealer_assist.audit.outputs import REFEREE_BY, AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.audit.referee import Referee, award_waits_on, pending_reason
 from dealer_assist.cards import Card
@@ -277,6 +277,7 @@ class LiveSession:
         for k, flag in enumerate(new_flags):
             entry = self.flags.add(flag)
             self._flag_index[entry.id] = base + k
+        self._show_rulings()
         for out in outputs:
             if isinstance(out, AwardMade):
                 self.award = out.award
@@ -395,6 +396,17 @@ class LiveSession:
     def _flag(self, flag: Flag) -> None:
         self.flags.add(flag)
 
+    def _show_rulings(self) -> None:
+        """The referee's own rulings on its flags (a short draw a whole shown hand disproved), shown in the list."""
+        record = self.referee.hands[-1] if self.referee.hands else None
+        if record is None:
+            return
+        for entry_id, number in self._flag_index.items():
+            fix = record.resolutions.get(number)
+            if fix is not None and fix.by == REFEREE_BY and self.flags.entry(entry_id).resolution == "open":
+                self.flags.settle(entry_id, "dismissed" if fix.kind == "dismiss_flag" else "accepted",
+                                  f"by the referee: {fix.reason}")
+
     def _resolved(self, entry: FlagEntry) -> None:
         """The floor accepted or dismissed a flag (behind the PIN): the referee records it as a correction."""
         number = self._flag_index.get(entry.id)
@@ -409,6 +421,7 @@ class LiveSession:
         except DealerAssistError as exc:  # the hand has ended: the log's correction is the way then
             self.errors.append(str(exc))
             return
+        self._stale = True                 # the look-ahead copies the referee's hand: made again with the ruling
         if self.award is not None:
             self.award_ready.emit(self.award)  # the board drops "provisional" once its flags are resolved
 
