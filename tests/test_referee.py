@@ -660,6 +660,21 @@ def short_last_draw(seat_2_shows: str, extra: bool = False) -> Script:
     return last
 
 
+def _logged_story(script: Script) -> str:
+    """`log show` of the hand `script` plays at a camera's table, recorded in a new hand log."""
+    import tempfile
+    from pathlib import Path
+
+    from dealer_assist.store import HandLog
+    from dealer_assist.store.render import render_story
+    from dealer_assist.store.sink import HandLogSink
+
+    with HandLog.open(Path(tempfile.mkdtemp()) / "log.sqlite") as log:
+        referee = Referee(camera_table(), HandLogSink(log, log.open_session("T1", "ann")))
+        referee.feed_all(script.items)
+        return render_story(log.story(log.hand_ids()[-1]))
+
+
 def test_a_seat_left_short_that_shows_a_whole_hand_had_its_replacement_the_camera_missed() -> None:
     """A replacement pitched onto the seat's pile is sometimes not counted (badugi-limit seed 6: seat 3 discarded 1,
     the camera saw its pile stay at 3). Seat 2 then shows four cards: it held every card it was owed, so the referee
@@ -676,6 +691,8 @@ def test_a_seat_left_short_that_shows_a_whole_hand_had_its_replacement_the_camer
     assert "seat 2 showed a whole hand at the showdown (4 cards, read by the camera)" in fix.reason
     assert record.awards and record.awards[-1].pending == ()
     assert ("correction", 1, fix) in sink.records                # recorded, as the floor's corrections are
+    shown = _logged_story(short_last_draw("Kc Qd 9h 8s"))            # `log show` says whose ruling it is
+    assert "^ ruled by the referee (#1): dismisses flag #1: seat 2 showed a whole hand at the showdown" in shown
     assert Referee.replay(camera_table(), referee.inputs).hands[0].resolutions == record.resolutions
     text = report_text(referee.hands, "t")                       # the audit's report says so under the flag
     assert "  FLAG replacements_mismatch (error)" in text and f"    dismissed by the referee: {fix.reason}" in text

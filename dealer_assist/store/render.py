@@ -228,8 +228,10 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     notes: dict[tuple[str, int], list[str]] = {}
     for rec in story.records:
         if isinstance(rec, StoredCorrection) and rec.target_table != "hands":
+            who = (f"ruled by the referee (#{rec.id})" if rec.by == REFEREE_BY
+                   else f"corrected by floor (#{rec.id}, {rec.by})")
             notes.setdefault((rec.target_table, rec.target_id), []).append(
-                f"corrected by floor (#{rec.id}, {rec.by}): {correction_sentence(rec).split(': ', 1)[1]}")
+                f"{who}: {correction_sentence(rec).split(': ', 1)[1]}")
     rulings = flag_rulings(story.records)
     lines.append("")
     held = story.unrefereed
