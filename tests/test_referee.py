@@ -1456,3 +1456,29 @@ def test_an_entry_that_ends_a_draw_is_recorded_in_the_betting_round_it_opens() -
     assert phases[3] == (1, "check", "betting")          # the first entry after draw 1, where seat 3 stood pat
     assert all(phase == "betting" for *_, phase in phases)
     assert referee.hands[0].flags == []
+
+
+def _bet_then_muck(wait_s: float) -> Script:
+    """Every round checked through the draws (all stand pat); after the last draw seat 3 bets, its cards go to the muck
+    (the camera), and the calls of seats 1 and 2 are keyed `wait_s` + 0.5 and + 1.0 s after that (a dealer keying
+    late); then the showdown."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    for _ in range(2):
+        s.act(1, "check").act(2, "check").act(3, "check")
+    s.act(1, "check").act(2, "check").act(3, "bet", 4).fold(3)
+    s.wait(wait_s)
+    return s.act(1, "call").act(2, "call").show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s")
+
+
+def test_a_muck_seen_before_the_last_calls_keyed_late_is_a_muck_at_the_showdown() -> None:
+    """The bettor's cards go to the muck 0.5 s before the first call is keyed (the calls were made, the dealer keys
+    them late): the round closes within `ENTRY_LAG_S` of it, so the cards went at the showdown, a muck, with no flag,
+    and the pot goes to the best hand shown (badugi-limit seed 2, entries 0.3 to 1.2 s late). Keyed 2 s after, the
+    cards went while the round was open: out of turn, flagged as before."""
+    referee = run(_bet_then_muck(0.0), camera_table())
+    assert kinds(referee) == []
+    award = referee.hands[0].awards[-1]
+    assert award.award.totals[1] > 0 and award.award.totals[3] == 0 and award.pending == ()
+    late = run(_bet_then_muck(1.5), camera_table())
+    assert kinds(late) == [("fold_out_of_order", 3)]
+    assert late.hands[0].awards and late.hands[0].awards[-1].award.totals[1] > 0
