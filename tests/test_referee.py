@@ -1482,3 +1482,42 @@ def test_a_muck_seen_before_the_last_calls_keyed_late_is_a_muck_at_the_showdown(
     late = run(_bet_then_muck(1.5), camera_table())
     assert kinds(late) == [("fold_out_of_order", 3)]
     assert late.hands[0].awards and late.hands[0].awards[-1].award.totals[1] > 0
+
+
+def _fold_after_drawing(wait_s: float) -> Script:
+    """Seats 1 and 2 draw; seat 2's cards go to the muck (the camera: it folds facing seat 1's bet), and the entries
+    that end the draw come `wait_s` + 0.5 s after (seat 1's bet, keyed late; seat 2's fold keyed too)."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 2).draw(2, 1).fold(2)
+    s.wait(wait_s)
+    s.act(1, "bet", 2).act(2, "fold").act(3, "call")
+    s.act(1, "check").act(3, "check").act(1, "check").act(3, "check")
+    return s.show(1, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s")
+
+
+def _discard_before_the_checks(wait_s: float) -> Script:
+    """Seat 1 draws 2 in draw 1; the round after it is all checks, keyed late: seat 1's discard in draw 2 is seen
+    `wait_s` + 0.5 s before the first check is keyed."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 2).discard(1, 1)
+    s.wait(wait_s)
+    s.act(1, "check").act(2, "check").act(3, "check").replace(1, 1)
+    for _ in range(2):
+        s.act(1, "check").act(2, "check").act(3, "check")
+    return s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h")
+
+
+def test_what_the_camera_sees_before_the_entries_that_end_a_draw_keyed_late_belongs_after_it() -> None:
+    """At a camera's table the dealer keys the betting's first entries late, so the camera can see the table past
+    the draw before the referee knows the draw is over (true events, entries keyed 1 s late: 10 of 180 clean hands
+    flagged, 2 now). A seat done drawing whose cards go to the muck folded in the betting; a seat done drawing that
+    discards again is drawing in the next draw, the round between all checks. Held for `ENTRY_LAG_S`: the entries
+    ending the draw came within it, no flag; 2 s later, the fold during the draw and the second discard are flagged
+    as before."""
+    for script, flag in ((_fold_after_drawing, ("fold_out_of_order", 2)),
+                         (_discard_before_the_checks, ("draw_out_of_order", 1))):
+        referee = run(script(0.0), camera_table())
+        assert kinds(referee) == [], script.__name__
+        assert referee.hands[0].awards and referee.hands[0].awards[-1].award.totals[1] > 0
+        assert kinds(run(script(1.5), camera_table())) == [flag], script.__name__
+        assert kinds(run(script(0.0))) == [flag], script.__name__          # strictly refereed: at once

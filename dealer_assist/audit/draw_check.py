@@ -83,7 +83,7 @@ class DrawChecks(RunState):
     def _draw_seats(self) -> list[int]:
         return [self.hand.seats[i] for i in self.hand.draw_order]
 
-    def _discarded(self, ev: CardsDiscarded) -> None:
+    def _discarded(self, ev: CardsDiscarded, *, hold: bool = True) -> None:
         hand = self.hand
         self._sync_draw()
         if self._held is not None:
@@ -106,6 +106,8 @@ class DrawChecks(RunState):
             return
         if late:
             self._late_discard(ev)
+            return
+        if hold and self._again_next_draw(ev):
             return
         self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
         if hand.phase is Phase.BETTING and seat in hand.in_hand():
@@ -142,6 +144,35 @@ class DrawChecks(RunState):
             self._held = ev
             return
         self._declare(ev)
+
+    def _again_next_draw(self, ev: CardsDiscarded) -> bool:
+        """At a camera's table, a seat done drawing in the draw under way that discards again: the betting round after
+        the draw, and the next draw, may have begun with their entries keyed late (a round of quick checks keyed a
+        second late: badugi-limit seed 6, seat 5's next discard came as its check was keyed). Held for
+        `ENTRY_LAG_S` (`_release_next_draw`); whether it was."""
+        hand, seat = self.hand, ev.seat
+        if not (self.camera and hand.phase is Phase.DRAWING and seat in self._declared
+                and hand.draw < self.rules.draws and not self._no_betting_next()
+                and self._received.get(seat, 0) >= self._declared[seat]):
+            return False
+        self._next_held.append((ev, hand.draw))
+        return True
+
+    def _release_next_draw(self, now: float) -> None:
+        """Each discard held by `_again_next_draw`: if the draw it came in is still on `ENTRY_LAG_S` after it, a second
+        discard in that draw, as before; if the betting after it began by then, early for the next draw (declared
+        when that opens)."""
+        hand = self.hand
+        for held in list(self._next_held):
+            ev, draw_no = held
+            same = hand.phase is Phase.DRAWING and hand.draw == draw_no
+            if same and now <= ev.t + ENTRY_LAG_S:
+                continue
+            self._next_held.remove(held)
+            if hand.phase is Phase.BETTING and not same:
+                self._early.append((ev, hand.actor))
+            else:
+                self._discarded(ev, hold=False)
 
     def _seen_late(self, ev: CardsDiscarded) -> bool:
         """A discard (all of a seat's cards, confirmed only when its replacements came) from before this
