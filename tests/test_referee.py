@@ -11,8 +11,10 @@ from dealer_assist.audit.referee import HandRecord, Referee
 from dealer_assist.audit.report import hand_to_dict, report_text
 from dealer_assist.audit.sink import RecordingSink
 from dealer_assist.audit.table import TableConfig
+from dealer_assist.cards import parse_cards
 from dealer_assist.rules.awards import award_sentences
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.vision.events import CardsShown
 
 LIMIT = HouseRules.preset("badugi-limit")
 ORDER = (1, 2, 3)          # button at seat 3: seat 1 small blind, seat 2 big blind, seat 3 first to act
@@ -1467,21 +1469,25 @@ def _bet_then_muck(wait_s: float) -> Script:
         s.act(1, "check").act(2, "check").act(3, "check")
     s.act(1, "check").act(2, "check").act(3, "bet", 4).fold(3)
     s.wait(wait_s)
-    return s.act(1, "call").act(2, "call").show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s")
+    return s.act(1, "call").act(2, "call").show(1, "Ac 2d 3h 5s").show(2, "Kc Qd 9h 8s")
 
 
-def test_a_muck_seen_before_the_last_calls_keyed_late_is_a_muck_at_the_showdown() -> None:
-    """The bettor's cards go to the muck 0.5 s before the first call is keyed (the calls were made, the dealer keys
-    them late): the round closes within `ENTRY_LAG_S` of it, so the cards went at the showdown, a muck, with no flag,
-    and the pot goes to the best hand shown (badugi-limit seed 2, entries 0.3 to 1.2 s late). Keyed 2 s after, the
-    cards went while the round was open: out of turn, flagged as before."""
+def test_cards_seen_going_before_the_last_calls_keyed_late_are_not_out_of_turn_nor_a_muck() -> None:
+    """The bettor's cards go 0.5 s before the first call is keyed (the calls were made, the dealer keys them late):
+    the round closes within `ENTRY_LAG_S` of it, so no out-of-turn flag (badugi-limit seed 2, entries 0.3 to 1.2 s
+    late). Nor is it taken as a muck: cards picked up to be turned face up look the same, and a show the camera then
+    misses, keyed in by the dealer, must count (badugi-limit seed 10: taken as a muck, the pot went to the other seat,
+    a wrong award made final). Keyed 2 s after, the cards went while the round was open: out of turn, as before."""
     referee = run(_bet_then_muck(0.0), camera_table())
-    assert kinds(referee) == []
+    assert kinds(referee) == [] and not referee.hands[0].awards          # seat 3's hand is not known: no award yet
+    keyed = _bet_then_muck(0.0)
+    keyed.frame += 15
+    keyed.items.append(CardsShown(keyed.frame / 30, keyed.frame, 3, parse_cards("As 2h 3c 4d"), entered=True))
+    referee = run(keyed, camera_table())
     award = referee.hands[0].awards[-1]
-    assert award.award.totals[1] > 0 and award.award.totals[3] == 0 and award.pending == ()
+    assert kinds(referee) == [] and award.award.totals[3] > 0 and award.award.totals[1] == 0
     late = run(_bet_then_muck(1.5), camera_table())
     assert kinds(late) == [("fold_out_of_order", 3)]
-    assert late.hands[0].awards and late.hands[0].awards[-1].award.totals[1] > 0
 
 
 def _fold_after_drawing(wait_s: float) -> Script:

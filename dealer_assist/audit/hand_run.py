@@ -879,20 +879,19 @@ class HandRun(ShowdownChecks):
         else:
             self._action(DealerAction(item.seat, "fold", t=item.t, source="vision"), item.frame)
 
-    def _folds_become_mucks(self) -> None:
+    def _folds_at_showdown(self) -> None:
         """The last betting round closed while a fold the camera saw out of turn still waited for its seat's turn: that
-        seat had made its last say (a turn to act would have taken the fold), so its cards went at the showdown, which
-        the entries keyed late had not yet reached (badugi-limit seed 2: seat 4 raised, the calls after it keyed up to
-        1.2 s late, its cards went 0.4 s before the last call was keyed). A muck then, in its showing turn; the
-        out-of-turn flag only if it waited longer than `ENTRY_LAG_S` for the round to close."""
-        for k, p in enumerate(self.pending):
-            if not (isinstance(p, DealerAction) and p.source == "vision" and p.action == "fold"):
-                continue
-            held = self._fold_held.pop(p.seat, None)
-            if held is not None and self._now > held[1] + ENTRY_LAG_S:
-                self._flag(FlagKind.FOLD_OUT_OF_ORDER, p.seat, *held)
-            frame = held[2] if held is not None and held[2] is not None else 0   # (held: the camera's fold's frame)
-            self.pending[k] = SeatFolded(p.t, frame, p.seat)
+        seat had made its last say (a turn to act would have taken the fold), and the round's last entries were keyed
+        late (badugi-limit seed 2: seat 4 raised, the calls after it keyed up to 1.2 s late, its cards went 0.4 s
+        before the last call was keyed). Out of turn only if it waited longer than `ENTRY_LAG_S` for the round to
+        close. It is not taken as a muck: cards picked up to be turned face up look the same to the camera, and a
+        show it then misses, keyed in by the dealer, must still count (badugi-limit seed 10, seat 3: taken as a muck,
+        the pot went to the other seat, a wrong award made final)."""
+        for p in self.pending:
+            if isinstance(p, DealerAction) and p.source == "vision" and p.action == "fold":
+                held = self._fold_held.pop(p.seat, None)
+                if held is not None and self._now > held[1] + ENTRY_LAG_S:
+                    self._flag(FlagKind.FOLD_OUT_OF_ORDER, p.seat, *held)
 
     def _drain(self) -> None:
         hand = self.hand
@@ -909,7 +908,7 @@ class HandRun(ShowdownChecks):
                 progress = True
                 continue
             if hand.phase is Phase.SHOWDOWN:
-                self._folds_become_mucks()
+                self._folds_at_showdown()
             for item in self.pending:
                 if self._due(item):
                     self.pending.remove(item)
