@@ -159,20 +159,28 @@ class DrawChecks(RunState):
         return True
 
     def _release_next_draw(self, now: float) -> None:
-        """Each discard held by `_again_next_draw`: if the draw it came in is still on `ENTRY_LAG_S` after it, a second
-        discard in that draw, as before; if the betting after it began by then, early for the next draw (declared
-        when that opens)."""
+        """Each discard held by `_again_next_draw`: the next draw's discard if that draw opened within `ENTRY_LAG_S`
+        of it (the round between was keyed late); else, as before, a second discard in the draw it came in, flagged
+        (a detector's false discard, badacey-limit-triple seed 17: taken for the next draw's because the draw merely
+        closed within the lag, it made the referee jump a betting round ahead, and the award wrong)."""
         hand = self.hand
         for held in list(self._next_held):
             ev, draw_no = held
-            same = hand.phase is Phase.DRAWING and hand.draw == draw_no
-            if same and now <= ev.t + ENTRY_LAG_S:
+            opened = hand.phase is Phase.DRAWING and hand.draw == draw_no + 1
+            if not opened and now <= ev.t + ENTRY_LAG_S:
                 continue
             self._next_held.remove(held)
-            if hand.phase is Phase.BETTING and not same:
-                self._early.append((ev, hand.actor))
-            else:
+            if opened or (hand.phase is Phase.DRAWING and hand.draw == draw_no):
                 self._discarded(ev, hold=False)
+            else:
+                self._second_discard(ev, draw_no)
+
+    def _second_discard(self, ev: CardsDiscarded, draw_no: int) -> None:
+        """A seat that had drawn in draw `draw_no`, now closed, discarded again during it (`_release_next_draw`)."""
+        seat = ev.seat
+        self.physical[seat] = max(0, self.physical.get(seat, 0) - ev.count)
+        self._flag(FlagKind.DRAW_OUT_OF_ORDER, seat, f"seat {seat} discarded {ev.count} during draw {draw_no} after "
+                   "it had drawn in it", ev.t, ev.frame)
 
     def _seen_late(self, ev: CardsDiscarded) -> bool:
         """A discard (all of a seat's cards, confirmed only when its replacements came) from before this

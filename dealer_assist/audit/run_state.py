@@ -76,11 +76,11 @@ class RunState:
         self._early: list[tuple[CardsDiscarded, int | None]] = []
         """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._late_held: list[CardsDiscarded] = []
-        self._next_held: list[tuple[CardsDiscarded, int]] = []
-        """Discards by a seat done drawing in the draw under way, at a camera's table, with that draw's number: the
-        next draw's, if the betting between was keyed late (`DrawChecks._release_next_draw`)."""
         """At a camera's table, discards that may be late for the draw just over or early for the next (among
         `_early` too), until `ENTRY_LAG_S` says which (`DrawChecks._release_late`)."""
+        self._next_held: list[tuple[CardsDiscarded, int]] = []
+        """Discards by a seat done drawing in the draw under way, at a camera's table, with that draw's number: the
+        next draw's if it opens within `ENTRY_LAG_S` (the betting between keyed late: `_release_next_draw`)."""
         self._show_t: dict[int, float] = {}
         """When each seat showed at showdown (by the event's time, not its arrival; mucks count as never)."""
         self._turned: dict[int, list[Card]] = {}
@@ -96,11 +96,11 @@ class RunState:
         """Each seat's flags for a draw that left it short (`DrawChecks._short_flag`): a whole hand the seat shows later
         says the camera missed the card (`Referee._settle_short_draws`)."""
         self._fold_held: dict[int, tuple[str, float, int | None]] = {}
+        """At a camera's table, folds the camera saw out of turn, with their flag's words, time and frame, until the
+        seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
         self._draw_fold_held: dict[int, tuple[str, SeatFolded, int]] = {}
         """Folds the camera saw during a draw by a seat done drawing, at a camera's table: the entries that end the
         draw may be keyed late (`HandRun._release_draw_folds`); the flag's words, the fold and the draw's number."""
-        """At a camera's table, folds the camera saw out of turn, with their flag's words, time and frame, until the
-        seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
         self._now = 0.0
         """The time of the input being followed."""
         self._fold_wait: SeatFolded | None = None
