@@ -1527,3 +1527,20 @@ def test_what_the_camera_sees_before_the_entries_that_end_a_draw_keyed_late_belo
         assert referee.hands[0].awards and referee.hands[0].awards[-1].award.totals[1] > 0
         assert kinds(run(script(1.5), camera_table())) == [flag], script.__name__
         assert kinds(run(script(0.0))) == [flag], script.__name__          # strictly refereed: at once
+
+
+def test_a_false_second_discard_as_the_draw_closes_on_time_stays_in_its_draw() -> None:
+    """The camera reads seat 1, done drawing, discarding again just before the first entry of the betting keyed on time
+    closes the draw; the round then takes seconds (a bet, calls). The next draw does not open within `ENTRY_LAG_S`,
+    so it was no early discard of the next draw: flagged in its own draw, and the rest of the hand follows in order
+    (taken for the next draw's, it had the referee jump a betting round: badacey-limit-triple seed 17)."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 2).discard(1, 1)
+    s.act(1, "check").act(2, "bet", 2).act(3, "call").act(1, "call")
+    for _ in range(2):
+        s.act(1, "check").act(2, "check").act(3, "check")
+    s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h")
+    referee = run(s, camera_table())
+    assert kinds(referee) == [("draw_out_of_order", 1)], [f.message for f in referee.flags]
+    assert "seat 1 discarded 1 during draw 1 after it had drawn in it" in referee.flags[0].message
+    assert referee.hands[0].awards and referee.prompt.phase != "betting"
