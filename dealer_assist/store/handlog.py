@@ -35,6 +35,7 @@ from typing import Any, Literal, TypeVar
 
 import tomli_w
 
+from dealer_assist.audit.ordering import InputOrderer
 from dealer_assist.audit.records import DealerAction, Flag
 from dealer_assist.cards import parse_card, parse_cards
 from dealer_assist.errors import DealerAssistError
@@ -282,20 +283,22 @@ class HandLog:
 
     def _record_held(self) -> dict[int, int]:
         """The inputs a live referee still held when the recorder stopped (`store.held`), recorded unrefereed into
-        the newest open hand (one recorder, one table: the hand that referee had open) in time order; returns how many
+        the newest open hand (one recorder, one table: the hand that referee had open) in its order; returns how many
         that hand got. With no hand open (the held inputs began a hand the referee had not started yet), they are kept
         in a file of their own, `unrecorded_held`."""
         path = held_path(self.path)
         if not path.exists():
             return {}
-        held = sorted(still_held(path), key=lambda h: (h.item.t, isinstance(h.item, DealerAction)))
+        held = still_held(path)
         hand_id = max(self._open_hands, default=None)
         if hand_id is not None:
-            for h in held:
-                if isinstance(h.item, DealerAction):
-                    self.record_action(hand_id, h.item)
+            order = InputOrderer()                 # as the referee would have had them
+            order.push(h.item for h in held)
+            for item in order.flush():
+                if isinstance(item, DealerAction):
+                    self.record_action(hand_id, item)
                 else:
-                    self.record_event(hand_id, h.item)
+                    self.record_event(hand_id, item)
         elif held:
             self.unrecorded_held = path.with_name(f"{path.name}-unrecorded-{time.strftime('%Y%m%dT%H%M%S')}.jsonl")
             self.unrecorded_held.write_text("".join(held_line(h, n) for n, h in enumerate(held, 1)), encoding="utf-8")

@@ -4,8 +4,9 @@ Live refereeing follows the camera `horizon_s` behind the video, as `audit` does
 fold up to seconds after it began), so for those seconds an input is only in memory. Each one is appended to
 `<log>.held` as it arrives (a JSON line written through to the OS, as the log's commits are; fsynced too where the
 log's durability is "power") and marked taken just before the referee takes it, when the hand log records it. The file
-is emptied whenever nothing is held. A log opened after a crash records the inputs still held into their session's
-open hand, in time order, before that hand is ended incomplete; the end row counts them (`unrefereed`), so that
+is emptied whenever nothing is held. A log opened after a crash records the inputs still held into its newest open
+hand (one recorder, one table), in the order the referee would have had them, before that hand is ended incomplete;
+the end row counts them (`unrefereed`), so that
 `log check` referees the hand again without them and `log show` marks them. Nothing the dealer keyed is lost.
 
 Written by hand, not with a library: one append-only file of JSON lines is all it takes, and a line torn by a kill
@@ -17,10 +18,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.audit.actions_file import action_from_mapping
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.events import TableEvent, event_from_dict
@@ -43,10 +45,11 @@ def _item_data(item: HeldInput) -> dict[str, Any]:
     return {"event": item.to_dict()}
 
 
-def _item_from(data: dict[str, Any]) -> HeldInput:
+def _item_from(data: dict[str, Any], where: str) -> HeldInput:
     if "action" in data:
         a = data["action"]
-        return DealerAction(int(a["seat"]), a["action"], a.get("amount"), float(a["t"]), a.get("source", "dealer"))
+        action = action_from_mapping(a, where)     # checked as an actions file's rows are
+        return replace(action, source=a["source"]) if a.get("source") == "vision" else action
     return event_from_dict(data["event"])
 
 
@@ -157,7 +160,7 @@ def still_held(path: Path) -> list[StillHeld]:
             held.pop((line.get("session"), line["taken"]), None)
         elif "held" in line:
             try:
-                held[(line.get("session"), line["held"])] = StillHeld(int(line["session"]), _item_from(line))
+                held[(line.get("session"), line["held"])] = StillHeld(int(line["session"]), _item_from(line, str(path)))
             except (DealerAssistError, KeyError, TypeError, ValueError):
                 continue
     return list(held.values())
