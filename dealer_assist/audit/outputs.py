@@ -75,6 +75,9 @@ class KeyMoment:
 REFEREE_BY = "the referee"
 """Who made a correction the referee made itself (a flag a keyed-in shown hand settled), not the floor."""
 
+FLAG_RULINGS: dict[str, Literal["accepted", "dismissed"]] = {"accept_flag": "accepted", "dismiss_flag": "dismissed"}
+"""The corrections that rule on a flag, and the word for each ruling."""
+
 
 @dataclass(frozen=True, slots=True)
 class Correction:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_assist.audit.outputs import FLAG_RULINGS
 from dealer_assist.audit.referee import HandRecord, award_waits_on, pending_reason
 from dealer_assist.rules.awards import Award
 
@@ -72,8 +73,7 @@ def report_text(hands: list[HandRecord], source: str = "") -> str:
             option = f" [house option {f.option}]" if f.option else ""
             lines.append(f"  FLAG {f.kind.value} ({f.severity.value}) at {f.t:.2f}s{frame}: {seat}{f.message}{option}")
             if (fix := h.resolutions.get(n)) is not None:
-                done = "dismissed" if fix.kind == "dismiss_flag" else "accepted"
-                lines.append(f"    {done} by {fix.by}: {fix.reason}")
+                lines.append(f"    {FLAG_RULINGS[fix.kind]} by {fix.by}: {fix.reason}")
         if h.awards:
             for pot in h.awards[-1].award.pots:
                 lines += [f"  {sentence}" for sentence in pot.explanation]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from dealer_assist.audit.outputs import REFEREE_BY
+from dealer_assist.audit.outputs import FLAG_RULINGS, REFEREE_BY
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.store.records import (
     HandStory,
@@ -115,10 +115,6 @@ def _missed_sentence(data: Any) -> str:
     except (DealerAssistError, TypeError):
         return f"an event the camera missed: {data!r}"
     return f"at {event.t:.2f} s {event_sentence(event)} (missed by the camera, found by the floor after the hand)"
-
-
-FLAG_RULINGS = {"accept_flag": "accepted", "dismiss_flag": "dismissed"}
-"""The corrections that rule on a flag, and the word for each ruling."""
 
 
 def flag_rulings(records: Iterable[StoredRecord]) -> dict[int, StoredCorrection]:

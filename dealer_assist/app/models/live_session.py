@@ -41,7 +41,7 @@ from dealer_assist.app.models.worker_feed import PhaseMailbox, Reached
 from dealer_assist.audit.hand_run import UNREAD_SHOW
 from dealer_assist.audit.loop import RefereeLoop
 from dealer_assist.audit.ordering import DEFAULT_HORIZON_S
-from dealer_assist.audit.outputs import REFEREE_BY, AwardMade, Output
+from dealer_assist.audit.outputs import FLAG_RULINGS, REFEREE_BY, AwardMade, Output
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.audit.referee import Referee, award_waits_on, pending_reason
 from dealer_assist.cards import Card
@@ -404,8 +404,7 @@ class LiveSession:
         for entry_id, number in self._flag_index.items():
             fix = record.resolutions.get(number)
             if fix is not None and fix.by == REFEREE_BY and self.flags.entry(entry_id).resolution == "open":
-                self.flags.settle(entry_id, "dismissed" if fix.kind == "dismiss_flag" else "accepted",
-                                  f"by the referee: {fix.reason}")
+                self.flags.settle(entry_id, FLAG_RULINGS[fix.kind], f"by the referee: {fix.reason}")
 
     def _resolved(self, entry: FlagEntry) -> None:
         """The floor accepted or dismissed a flag (behind the PIN): the referee records it as a correction."""
