@@ -1490,6 +1490,19 @@ def test_cards_seen_going_before_the_last_calls_keyed_late_are_not_out_of_turn_n
     assert kinds(late) == [("fold_out_of_order", 3)]
 
 
+def test_cards_seen_going_before_the_last_calls_keyed_late_are_the_seats_muck_at_the_gather() -> None:
+    """The same hand gathered with seat 3's hand neither shown nor keyed in: the cards the camera saw go were its muck
+    at its showdown turn, so the pot goes to the best hand shown (seat 1), with no flag; at entries keyed 1 s late, 13
+    of 180 clean simulated hands were left to the floor ("gathered without being seen face up or going to the muck").
+    Out of turn by more than `ENTRY_LAG_S` (the round was open when they went), it stays the floor's, as before."""
+    referee = run(_bet_then_muck(0.0).gather(), camera_table())
+    assert kinds(referee) == []
+    award = referee.hands[0].awards[-1]
+    assert not award.provisional and award.award.totals[1] > 0 and award.award.totals[3] == 0
+    late = run(_bet_then_muck(1.5).gather(), camera_table())
+    assert kinds(late) == [("fold_out_of_order", 3), ("unexpected_event", 3)] and not late.hands[0].awards
+
+
 def _fold_after_drawing(wait_s: float) -> Script:
     """Seats 1 and 2 draw; seat 2's cards go to the muck (the camera: it folds facing seat 1's bet), and the entries
     that end the draw come `wait_s` + 0.5 s after (seat 1's bet, keyed late; seat 2's fold keyed too)."""

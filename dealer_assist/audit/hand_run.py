@@ -281,6 +281,8 @@ class HandRun(ShowdownChecks):
             if seat is None or hand.phase is not Phase.SHOWDOWN:
                 break
             shown = [p for p in self.pending if isinstance(p, CardsShown) and p.seat == seat]
+            if not shown and self._muck_seen_early(seat):
+                continue
             if self._concede_early(seat):       # the others gave up first: shown unread or kept, it may win alone
                 continue
             if shown and self._show_read_in_part(shown[-1]):
@@ -297,6 +299,25 @@ class HandRun(ShowdownChecks):
             hand.muck(seat)
             self._show_t[seat] = float("-inf")
         self._after(t, frame)
+
+    def _muck_seen_early(self, seat: int) -> bool:
+        """At the gather, `seat` is due to show, was never seen face up nor keyed in, and the camera saw its cards go
+        while the last betting round was still open as far as the entries told (its closing calls keyed late, the
+        fold left waiting for a turn the round closed without, within `ENTRY_LAG_S`: `_folds_at_showdown`). Those cards
+        went to the muck at its showdown turn: taken as its muck now, as one seen on time is (`_folded`), rather than
+        left to the floor (at entries keyed 1 s late, 13 of 180 clean hands were). Only now, at the gather: a show keyed
+        in later must still count (badugi-limit seed 10). Whether it was."""
+        hand = self.hand
+        seen = [p for p in self.pending if isinstance(p, DealerAction) and p.seat == seat and p.action == "fold"
+                and p.source == "vision"]
+        if seat not in self._muck_in_lag or not seen or not hand.can_muck(seat):
+            return False
+        self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
+        self._concede_early(seat, before=seen[0].t)      # seats that mucked before it gave up first
+        if hand.phase is Phase.SHOWDOWN and hand.can_muck(seat):
+            hand.muck(seat)
+            self._show_t[seat] = float("-inf")
+        return True
 
     def _mucked_before(self, seat: int, before: float = float("inf")) -> list[SeatFolded | DealerAction]:
         """The mucks (seen, or a fold entered) of other live seats still waiting on `seat`'s show, made before
@@ -884,14 +905,17 @@ class HandRun(ShowdownChecks):
         seat had made its last say (a turn to act would have taken the fold), and the round's last entries were keyed
         late (badugi-limit seed 2: seat 4 raised, the calls after it keyed up to 1.2 s late, its cards went 0.4 s
         before the last call was keyed). Out of turn only if it waited longer than `ENTRY_LAG_S` for the round to
-        close. It is not taken as a muck: cards picked up to be turned face up look the same to the camera, and a
+        close. It is not taken as a muck then: cards picked up to be turned face up look the same to the camera, and a
         show it then misses, keyed in by the dealer, must still count (badugi-limit seed 10, seat 3: taken as a muck,
-        the pot went to the other seat, a wrong award made final)."""
+        the pot went to the other seat, a wrong award made final). Only at the gather, if the seat never showed
+        (`_muck_seen_early`)."""
         for p in self.pending:
             if isinstance(p, DealerAction) and p.source == "vision" and p.action == "fold":
                 held = self._fold_held.pop(p.seat, None)
                 if held is not None and self._now > held[1] + ENTRY_LAG_S:
                     self._flag(FlagKind.FOLD_OUT_OF_ORDER, p.seat, *held)
+                elif held is not None:
+                    self._muck_in_lag.add(p.seat)     # its muck at the showdown, unless it shows (`_muck_seen_early`)
 
     def _drain(self) -> None:
         hand = self.hand

@@ -98,6 +98,9 @@ class RunState:
         self._fold_held: dict[int, tuple[str, float, int | None]] = {}
         """At a camera's table, folds the camera saw out of turn, with their flag's words, time and frame, until the
         seat's turn comes or `ENTRY_LAG_S` passes (`HandRun._release_folds`)."""
+        self._muck_in_lag: set[int] = set()
+        """Seats whose cards the camera saw go out of turn in the last betting round, less than `ENTRY_LAG_S` before the
+        round closed without their turn (`HandRun._folds_at_showdown`): their muck at the showdown, as far as known."""
         self._draw_fold_held: dict[int, tuple[str, SeatFolded, int]] = {}
         """Folds the camera saw during a draw by a seat done drawing, at a camera's table: the entries that end the
         draw may be keyed late (`HandRun._release_draw_folds`); the flag's words, the fold and the draw's number."""
