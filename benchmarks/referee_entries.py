@@ -9,7 +9,11 @@ is how many of those hands end with another award than the clean hand's, split i
 stopped and flagged the hand); and how many right awards were held as provisional (floor attention the hand did
 not need). Prints `name: value` lines.
 
-    .venv/bin/python benchmarks/referee_entries.py [--seeds 0-29]
+With `--keyed-late S,...`, instead: the same clean hands at a camera's table (the camera sees every event when it
+happens), every entry keyed S seconds late, as a dealer keys the says after making them; how many hands are flagged
+(each a false flag: the hands are clean) and how their awards fare against the hand refereed on time.
+
+    .venv/bin/python benchmarks/referee_entries.py [--seeds 0-29] [--keyed-late 0.5,1,1.5,2]
 """
 
 from __future__ import annotations
@@ -39,21 +43,70 @@ def simulated(game: str, seed: int) -> tuple[TableConfig, list[Item]]:
     return TableConfig.make(rules, stacks, button=hand.button), items
 
 
-def award(config: TableConfig, items: Sequence[Item]) -> tuple[dict[int, int] | None, bool]:
-    """The hand's last award (None: none made) and whether it was provisional (made past a flag for the floor)."""
+def refereed(config: TableConfig, items: Sequence[Item]) -> Referee:
+    """The hand refereed and the recording closed just after its last input."""
     referee = Referee(config)
     referee.feed_all(list(items))
     referee.close(items[-1].t + 0.01)
+    return referee
+
+
+def award(config: TableConfig, items: Sequence[Item]) -> tuple[dict[int, int] | None, bool]:
+    """The hand's last award (None: none made) and whether it was provisional (made past a flag for the floor)."""
+    referee = refereed(config, items)
     awards = referee.hands[0].awards if referee.hands else []
     return (dict(awards[-1].award.totals), awards[-1].provisional) if awards else (None, False)
+
+
+def keyed_late(seeds: range, lags: Sequence[float]) -> None:
+    """Clean hands at a camera's table with every entry keyed `lag` s late: hands flagged, and their awards against the
+    hand refereed on time (right, right but provisional, none, wrong provisional, wrong final)."""
+    hands = [(config, items) for game in PRESETS for seed in seeds
+             for config, items in [_simulated_or_none(game, seed)] if items]
+    print(f"hands: {len(hands)}")
+    for lag in lags:
+        tally = dict.fromkeys(("flagged", "right", "right_provisional", "none", "wrong_provisional",
+                               "wrong_final"), 0)
+        for config, items in hands:
+            want, _ = award(config, items)
+            camera = dataclasses.replace(config, camera=True)
+            late = sorted((dataclasses.replace(x, t=x.t + lag) if isinstance(x, DealerAction) else x for x in items),
+                          key=lambda x: (x.t, isinstance(x, DealerAction)))
+            referee = refereed(camera, late)
+            tally["flagged"] += any(h.flags for h in referee.hands)
+            awards = referee.hands[0].awards if referee.hands else []
+            if not awards:
+                tally["none"] += 1
+            else:
+                right = dict(awards[-1].award.totals) == want
+                tally[("right" if right else "wrong") + ("_provisional" if awards[-1].provisional else
+                                                         "" if right else "_final")] += 1
+        for name, n in tally.items():
+            print(f"keyed_{lag:g}s_late_{name}: {n} of {len(hands)}")
+
+
+def _simulated_or_none(game: str, seed: int) -> tuple[TableConfig | None, list[Item]]:
+    try:
+        return simulated(game, seed)
+    except SimulationError:
+        return None, []
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0-29", help="FIRST-LAST seeds per preset")
+    parser.add_argument("--keyed-late", metavar="S,...", help="instead: every entry keyed S s late at a camera's "
+                        "table, for each S")
     args = parser.parse_args()
     first, _, last = args.seeds.partition("-")
     seeds = range(int(first), int(last or first) + 1)
+    if args.keyed_late:
+        try:
+            lags = [float(x) for x in args.keyed_late.split(",")]
+        except ValueError:
+            parser.error(f"--keyed-late {args.keyed_late!r}: accepted: seconds, comma separated (0.5,1,1.5)")
+        keyed_late(seeds, lags)
+        return
     outcomes = ("wrong_final", "wrong_provisional", "none", "right_provisional", "cases")
     tally: dict[str, dict[str, int]] = {k: dict.fromkeys(outcomes, 0) for k in (
         "missing_check_or_call", "missing_fold", "entered_twice", "wrong_seat", "late_by_1", "late_by_2", "late_by_3")}
