@@ -1492,7 +1492,7 @@ def test_cards_seen_going_before_the_last_calls_keyed_late_are_not_out_of_turn_n
 
 def test_cards_seen_going_before_the_last_calls_keyed_late_are_the_seats_muck_at_the_gather() -> None:
     """The same hand gathered with seat 3's hand neither shown nor keyed in: the cards the camera saw go were its muck
-    at its showdown turn, so the pot goes to the best hand shown (seat 1), with no flag; at entries keyed 1 s late, 13
+    at its showdown turn, so the pot goes to the best hand shown (seat 1), with no flag; at entries keyed 1 s late, 8
     of 180 clean simulated hands were left to the floor ("gathered without being seen face up or going to the muck").
     Out of turn by more than `ENTRY_LAG_S` (the round was open when they went), it stays the floor's, as before."""
     referee = run(_bet_then_muck(0.0).gather(), camera_table())
@@ -1501,6 +1501,41 @@ def test_cards_seen_going_before_the_last_calls_keyed_late_are_the_seats_muck_at
     assert not award.provisional and award.award.totals[1] > 0 and award.award.totals[3] == 0
     late = run(_bet_then_muck(1.5).gather(), camera_table())
     assert kinds(late) == [("fold_out_of_order", 3), ("unexpected_event", 3)] and not late.hands[0].awards
+
+
+def _muck_while_the_last_seat_draws(wait_s: float = 0.0, card: bool = False) -> Script:
+    """Seats 1 and 2 draw; seat 3, last to draw, stands pat (the camera sees nothing) and its whole hand goes to the
+    muck: it folds facing seat 1's bet, keyed `wait_s` + 0.5 s later (a dealer keying late). With `card`, 4 cards
+    land at seat 3 at once instead: it drew 4, and plays on."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+    s.draw(1, 2).draw(2, 1).fold(3)
+    if card:
+        s.replace(3, 4)
+    s.wait(wait_s).act(1, "bet", 2).act(2, "call").act(3, "call" if card else "fold")
+    for _ in range(2):
+        s.act(1, "check").act(2, "check")
+        if card:
+            s.act(3, "check")
+    s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s")
+    return (s.show(3, "Kd Qc 9s 8h") if card else s).gather()
+
+
+def test_a_whole_hand_seen_going_before_the_entry_that_ends_the_draw_keyed_late_is_a_fold_in_the_betting() -> None:
+    """At a camera's table, seat 3's cards go while draw 1 is still on as far as the entries tell (seat 3 to draw):
+    that read as a discard of all 4, then "discarded 4 and got 0 replacements" (at entries keyed 1 s late, 2 of 180
+    clean simulated hands). Seat 1's bet keyed within `ENTRY_LAG_S` says the draw was over: seat 3 stood pat and
+    folded facing the bet. Past that time, or with cards landing at the seat first (it drew 4), or away from a camera,
+    it is a discard of all 4, as before."""
+    referee = closed(_muck_while_the_last_seat_draws(), camera_table())
+    assert kinds(referee) == []
+    award = referee.hands[0].awards[-1]
+    assert not award.provisional and dict(award.award.totals) == {1: 10, 2: 0, 3: 0}
+    for late in (closed(_muck_while_the_last_seat_draws(1.5), camera_table()),
+                 closed(_muck_while_the_last_seat_draws(), table())):
+        assert kinds(late) == [("replacements_mismatch", 3)]
+        assert "seat 3 discarded 4 and got 0 replacements" in late.flags[0].message
+    drew = closed(_muck_while_the_last_seat_draws(card=True), camera_table())
+    assert kinds(drew) == [] and dict(drew.hands[0].awards[-1].award.totals)[1] == 12
 
 
 def _fold_after_drawing(wait_s: float) -> Script:

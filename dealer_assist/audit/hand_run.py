@@ -140,6 +140,8 @@ class HandRun(ShowdownChecks):
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
         self._now = t
+        if self._draw_muck_held:
+            self._release_draw_mucks(item, t)
         if self._fold_wait is not None:
             self._release_fold_wait(item)
         if self._fold_held:
@@ -203,6 +205,7 @@ class HandRun(ShowdownChecks):
         if self._short:
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
+        self._release_draw_mucks(None, float("inf"))
         if self._fold_wait is not None:
             self._release_fold_wait(None)
         self._release_folds(float("inf"))
@@ -255,6 +258,28 @@ class HandRun(ShowdownChecks):
                 self.pending.remove(ev)
                 self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
 
+    def _release_draw_mucks(self, item: TableEvent | DealerAction | None, now: float) -> None:
+        """A whole hand seen going during a draw from a seat yet to draw in it (`_draw_muck_held`): while the draw is
+        still on when the table moves (a card, a discard, a burn: the dealer serving the draw), or `ENTRY_LAG_S`
+        after it, or at the end (`item` None), a discard of them all, as at once before. When an entry closed the
+        draw first (the betting's first say keyed late; the seat stood pat, unseen), the seat folded in that betting
+        round: at entries keyed 1 s late, 2 of 180 clean hands were flagged "discarded 4 and got 0 replacements"
+        (`benchmarks/referee_entries.py --keyed-late 1`)."""
+        hand = self.hand
+        for seat, (ev, draw_no) in list(self._draw_muck_held.items()):
+            if hand.phase is Phase.DRAWING and hand.draw == draw_no:
+                if isinstance(item, DealerAction) and now <= ev.t + ENTRY_LAG_S:
+                    continue
+                del self._draw_muck_held[seat]
+                held = self.physical.get(seat, 0)
+                if held and seat not in self._declared and seat not in self._collected:
+                    self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
+                else:
+                    self._folded(ev, wait=False)
+                continue
+            del self._draw_muck_held[seat]
+            self._folded(ev, wait=item is not None)
+
     def _release_deal(self, now: float) -> None:
         """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
         if self._deal_held is not None and now > self._deal_held[1] + SHORT_GRACE_S:
@@ -305,8 +330,9 @@ class HandRun(ShowdownChecks):
         while the last betting round was still open as far as the entries told (its closing calls keyed late, the
         fold left waiting for a turn the round closed without, within `ENTRY_LAG_S`: `_folds_at_showdown`). Those cards
         went to the muck at its showdown turn: taken as its muck now, as one seen on time is (`_folded`), rather than
-        left to the floor (at entries keyed 1 s late, 13 of 180 clean hands were). Only now, at the gather: a show keyed
-        in later must still count (badugi-limit seed 10). Whether it was."""
+        left to the floor (at entries keyed 1 s late, 8 of 180 clean hands were: `benchmarks/referee_entries.py
+        --keyed-late 1`). Only now, at the gather: a show keyed in later must still count (badugi-limit seed 10).
+        Whether it was."""
         hand = self.hand
         seen = [p for p in self.pending if isinstance(p, DealerAction) and p.seat == seat and p.action == "fold"
                 and p.source == "vision"]
@@ -790,8 +816,12 @@ class HandRun(ShowdownChecks):
                     self._folded(ev)                  # a muck at the showdown
                     return
             if seat not in self._declared and seat not in self._collected and held:
-                # Every card to the muck in a draw is a discard of them all (no one folds in a draw).
-                self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
+                # Every card to the muck in a draw is a discard of them all (no one folds in a draw), unless an entry
+                # keyed late says the draw was over (`_release_draw_mucks`).
+                if self.camera and wait:
+                    self._draw_muck_held[seat] = (ev, hand.draw)
+                else:
+                    self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
                 return
             words = f"seat {seat} folded during draw {hand.draw}; it stands when its turn to act comes"
             if self.camera:
