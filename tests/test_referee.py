@@ -1538,6 +1538,35 @@ def test_a_whole_hand_seen_going_before_the_entry_that_ends_the_draw_keyed_late_
     assert kinds(drew) == [] and dict(drew.hands[0].awards[-1].award.totals)[1] == 12
 
 
+@pytest.mark.parametrize("camera", [True, False])
+def test_chips_keyed_for_a_folded_seat_hold_the_award(camera: bool) -> None:
+    """Seat 2 folds (the camera sees its cards go; the dealer keys the fold), then a call or a raise is keyed for it:
+    chips the referee could not put in the pots (a say keyed after the fold that replaced it, or another seat's keyed
+    for it), so the pots may be wrong: an error, and the award waits on the floor. A check moves nothing: a warning,
+    the award final. The camera saw the cards go, so the flag does not say they never did."""
+    def hand(entry: tuple[str, int | None] | None) -> Referee:
+        s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+        s.draw(1, 2).draw(2, 1).draw(3, 0).act(1, "bet", 2).fold(2).act(2, "fold").act(3, "call")
+        if entry is not None:
+            s.act(2, entry[0], entry[1])  # type: ignore[arg-type]
+        for _ in range(2):
+            s.act(1, "check").act(3, "check")
+        s.show(1, "Ac 2d 3h 4s").show(3, "Kc Qd 9h 8s").gather()
+        return closed(s, camera_table() if camera else table())
+
+    for entry, severity in ((("call", None), Severity.ERROR), (("raise", 4), Severity.ERROR),
+                            (("check", None), Severity.WARNING), (None, None)):
+        referee = hand(entry)
+        assert [(f.kind, f.severity) for f in referee.flags] == ([] if severity is None else
+                                                                  [(FlagKind.ILLEGAL_ACTION, severity)])
+        award = referee.hands[0].awards[-1]
+        assert dict(award.award.totals) == {1: 10, 2: 0, 3: 0} and award.provisional == (severity is Severity.ERROR)
+        if entry is not None:
+            message = referee.flags[0].message
+            assert message.startswith(f"seat 2 has folded; {entry[0]} not applied")
+            assert ("the chips in the pots may be wrong" in message) == (severity is Severity.ERROR)
+
+
 def _fold_after_drawing(wait_s: float) -> Script:
     """Seats 1 and 2 draw; seat 2's cards go to the muck (the camera: it folds facing seat 1's bet), and the entries
     that end the draw come `wait_s` + 0.5 s after (seat 1's bet, keyed late; seat 2's fold keyed too)."""

@@ -229,6 +229,7 @@ class HandRun(ShowdownChecks):
         if isinstance(item, DealerAction) and item.seat == ev.seat and item.t <= ev.t + ENTRY_LAG_S:
             if item.action == "fold":
                 self._fold_wait = None
+                self.physical[ev.seat] = 0        # the camera saw its cards go: its keyed fold is that muck
             return
         self._fold_wait = None
         self._folded(ev, wait=False)
@@ -637,8 +638,12 @@ class HandRun(ShowdownChecks):
                            f"went to the muck and it acts again ({action.action}): the fold may have been another "
                            "seat's", action.t, frame, option=None, severity=Severity.ERROR, once=("fold kept", seat))
                 return
-            self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} has folded; {action.action} not applied",
-                       action.t, frame, option=None)
+            # Chips keyed for a folded seat (its say keyed after the camera saw its fold, or another seat's keyed for
+            # it) are not in the pots: the award waits on the floor. A check moves nothing.
+            chips = action.action != "check"
+            self._flag(FlagKind.ILLEGAL_ACTION, seat, f"seat {seat} has folded; {action.action} not applied"
+                       + ("; the chips in the pots may be wrong" if chips else ""), action.t, frame, option=None,
+                       severity=Severity.ERROR if chips else None)
             return
         if self._late_entry_of_taken(action):
             return
