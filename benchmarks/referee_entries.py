@@ -58,15 +58,16 @@ def award(config: TableConfig, items: Sequence[Item]) -> tuple[dict[int, int] | 
     return (dict(awards[-1].award.totals), awards[-1].provisional) if awards else (None, False)
 
 
-def keyed_late(seeds: range, lags: Sequence[float]) -> None:
-    """Clean hands at a camera's table with every entry keyed `lag` s late: hands flagged, and their awards against the
-    hand refereed on time (right, right but provisional, none, wrong provisional, wrong final)."""
+def keyed_late(seeds: range, lags: Sequence[float]) -> tuple[int, dict[float, dict[str, int]]]:
+    """Clean hands at a camera's table with every entry keyed `lag` s late: how many hands, and for each lag the hands
+    flagged and their awards against the hand refereed on time (right, right but provisional, none, wrong
+    provisional, wrong final)."""
     hands = [(config, items) for game in PRESETS for seed in seeds
-             for config, items in [_simulated_or_none(game, seed)] if items]
-    print(f"hands: {len(hands)}")
+             for config, items in [_simulated_or_none(game, seed)] if config is not None]
+    tallies: dict[float, dict[str, int]] = {}
     for lag in lags:
-        tally = dict.fromkeys(("flagged", "right", "right_provisional", "none", "wrong_provisional",
-                               "wrong_final"), 0)
+        tally = tallies[lag] = dict.fromkeys(("flagged", "right", "right_provisional", "none", "wrong_provisional",
+                                              "wrong_final"), 0)
         for config, items in hands:
             want, _ = award(config, items)
             camera = dataclasses.replace(config, camera=True)
@@ -81,8 +82,7 @@ def keyed_late(seeds: range, lags: Sequence[float]) -> None:
                 right = dict(awards[-1].award.totals) == want
                 tally[("right" if right else "wrong") + ("_provisional" if awards[-1].provisional else
                                                          "" if right else "_final")] += 1
-        for name, n in tally.items():
-            print(f"keyed_{lag:g}s_late_{name}: {n} of {len(hands)}")
+    return len(hands), tallies
 
 
 def _simulated_or_none(game: str, seed: int) -> tuple[TableConfig | None, list[Item]]:
@@ -105,7 +105,11 @@ def main() -> None:
             lags = [float(x) for x in args.keyed_late.split(",")]
         except ValueError:
             parser.error(f"--keyed-late {args.keyed_late!r}: accepted: seconds, comma separated (0.5,1,1.5)")
-        keyed_late(seeds, lags)
+        hands, tallies = keyed_late(seeds, lags)
+        print(f"hands: {hands}")
+        for lag, tally in tallies.items():
+            for name, n in tally.items():
+                print(f"keyed_{lag:g}s_late_{name}: {n} of {hands}")
         return
     outcomes = ("wrong_final", "wrong_provisional", "none", "right_provisional", "cases")
     tally: dict[str, dict[str, int]] = {k: dict.fromkeys(outcomes, 0) for k in (
