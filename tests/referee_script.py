@@ -8,6 +8,7 @@ from dealer_assist.audit.records import ActionKind, DealerAction
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.vision.events import (
     ButtonMoved,
+    CardBurned,
     CardDealt,
     CardExposed,
     CardReplaced,
@@ -95,6 +96,12 @@ class Script:
     def show(self, seat: int, cards: str) -> Script:
         t, f = self._tick()
         self.items.append(CardsShown(t, f, seat, tuple(parse_card(c) for c in cards.split())))
+        return self
+
+    def burn(self) -> Script:
+        """The camera sees the dealer burn a card from the stub."""
+        t, f = self._tick()
+        self.items.append(CardBurned(t, f))
         return self
 
     def gather(self) -> Script:

@@ -472,14 +472,17 @@ def test_a_fold_the_camera_saw_that_ends_the_hand_waits_for_a_say_keyed_late() -
     """At a camera's table the camera sees seat 2's cards go, which leaves seat 1 alone: the pot is seat 1's. But the
     dealer keys each say a second or so late (badugi-limit seed 10 with entries keyed 0.3 to 1.2 s late: an award
     made at once, final and wrong). A fold the camera saw in the seat's turn waits `ENTRY_LAG_S` for that seat's say
-    keyed late, which goes first (seat 2 checked, the draw began). One that waited for its turn ends the hand there,
-    and its award waits as long: a say of that seat keyed then is an error flag, so the award is provisional. With
-    none, the award is made as before, final; past the wait the fold goes first; away from a camera the late entry is
-    the warning it was."""
+    keyed late, which goes first (seat 2 checked, the draw began); so does one seen before its turn, from when its
+    turn comes (the entries before it keyed late too). Once another input applied the fold, the hand is over and its
+    award waits as long: a say of that seat keyed then is an error flag, so the award is provisional. With none, the
+    award is made as before, final; past the wait the fold goes first; away from a camera the late entry is the
+    warning it was."""
     in_turn = Script().deal_all(ORDER).act(3, "fold").act(1, "call").fold(2)
     checked = run(Script(items=list(in_turn.items), frame=in_turn.frame).act(2, "check"), camera_table())
     assert kinds(checked) == [] and checked.prompt.phase == "drawing" and not checked.hands[-1].awards
-    waited = closed(Script().deal_all(ORDER).act(3, "fold").fold(2).act(1, "call").act(2, "check"), camera_table())
+    early = run(Script().deal_all(ORDER).act(3, "fold").fold(2).act(1, "call").act(2, "check"), camera_table())
+    assert kinds(early) == [] and early.prompt.phase == "drawing" and not early.hands[-1].awards
+    waited = closed(Script(items=list(in_turn.items), frame=in_turn.frame).burn().act(2, "check"), camera_table())
     assert kinds(waited) == [("illegal_action", 2)] and waited.flags[0].severity is Severity.ERROR
     assert "keyed 1.0 s after the camera saw its cards go to the muck" in waited.flags[0].message
     [award] = waited.hands[-1].awards
@@ -493,6 +496,25 @@ def test_a_fold_the_camera_saw_that_ends_the_hand_waits_for_a_say_keyed_late() -
     assert not past.hands[-1].awards[0].provisional
     away = closed(Script(items=list(in_turn.items), frame=in_turn.frame).act(2, "check"), table())
     assert kinds(away) == [("illegal_action", 2)] and away.flags[0].severity is Severity.WARNING
+
+
+def test_a_seats_say_keyed_late_after_its_fold_came_due_goes_first() -> None:
+    """Heads-up after the draw: seat 1 checks, seat 2 bets, seat 1 raises, seat 2 folds, each keyed 1.5 s late, so the
+    camera sees seat 2's cards go before seat 1's check is keyed. The check makes the fold due; seat 2's bet, keyed
+    within `ENTRY_LAG_S` of its cards going, was made before them and goes first, and the fold stands facing the
+    raise: the pot is 10 with the bet and the raise, no flag. Applied at once, the fold had ended the hand, the bet
+    was an error flag and the award provisional and wrong (4): 5 of 180 clean simulated hands at entries keyed 1.5 s
+    late (`benchmarks/referee_entries.py --keyed-late 1.5`), and 4 more flagged "has folded; check not applied"."""
+    def hand(wait_s: float) -> Script:
+        s = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
+        return s.wait(wait_s).act(1, "check").act(2, "bet", 2).act(1, "raise", 4).act(2, "fold")
+
+    referee = closed(hand(0.0), camera_table())
+    assert kinds(referee) == []
+    [award] = referee.hands[0].awards
+    assert not award.provisional and dict(award.award.totals) == {1: 10, 2: 0, 3: 0}
+    late = closed(hand(1.5), camera_table())
+    assert kinds(late)[:1] == [("fold_out_of_order", 2)]
 
 
 def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag_at_a_camera_table() -> None:

@@ -919,6 +919,11 @@ class HandRun(ShowdownChecks):
             held = self._fold_held.pop(item.seat, None)
             if held is not None and self._now > held[1] + ENTRY_LAG_S:
                 self._flag(FlagKind.FOLD_OUT_OF_ORDER, item.seat, *held)
+            elif held is not None and self._fold_wait is None:
+                # Its turn came within ENTRY_LAG_S of the cards going, by entries keyed late: the seat's own say
+                # before the fold may be keyed late too, and goes first, as for a fold seen in turn.
+                self._fold_wait = SeatFolded(item.t, held[2] or 0, item.seat)
+                return
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
                 result = apply_action(hand, item, None)
