@@ -517,6 +517,30 @@ def test_a_seats_say_keyed_late_after_its_fold_came_due_goes_first() -> None:
     assert kinds(late)[:1] == [("fold_out_of_order", 2)]
 
 
+def test_an_error_flag_after_the_award_makes_it_again_provisional_and_the_log_keeps_both() -> None:
+    """Seat 2's cards go 2 s before the entries say its turn came (out of turn, past `ENTRY_LAG_S`): at its turn the
+    fold ends the hand and the pot (4) is awarded, final. Then its bet is keyed, and seat 1's raise: chips the pots do
+    not hold, an error flag after the award. The award is made again, the same, provisional on that flag, so the
+    floor decides (at entries keyed 3 s late, 2 of 180 clean simulated hands had a wrong award left final so); the log
+    keeps the award as first made and the provisional one after it. A warning after the award changes nothing."""
+    s = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
+    s.wait(1.5).act(1, "check").act(2, "bet", 2).act(1, "raise", 4).act(2, "fold")
+    referee = closed(s, camera_table())
+    record = referee.hands[0]
+    error = next(n for n, f in enumerate(record.flags) if f.severity is Severity.ERROR)
+    assert "seat 2 has folded; bet not applied" in record.flags[error].message
+    first, again = record.awards
+    assert not first.provisional and again.provisional and again.pending == (error,)
+    assert again.award == first.award and dict(again.award.totals) == {1: 4, 2: 0, 3: 0}
+    assert again.t == record.flags[error].t > first.t
+    story = _logged_story(s)
+    assert story.count("AWARD") == 2 and "Provisional: flag #" in story.split("AWARD")[-1]
+    checked = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
+    checked.wait(1.5).act(1, "check").act(2, "check")
+    [award] = closed(checked, camera_table()).hands[0].awards
+    assert not award.provisional
+
+
 def test_cards_seen_landing_out_of_turn_that_fill_their_seats_turns_are_no_flag_at_a_camera_table() -> None:
     """A camera confirms seat 2's last card a frame before seat 1's, or counts it a pitch early (a card pitched past
     it), or seat 3's two turns early: each early card fills its seat's turn when no card lands there then, and every

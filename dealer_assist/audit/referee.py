@@ -387,7 +387,21 @@ class Referee:
                 o = replace(o, pending=flags_for_the_floor(record))
                 record.awards.append(o)
             self.sink.output(record.start.number, o, number)
+            if isinstance(o, Flag) and o.severity in FLOOR_SEVERITIES and record.awards:
+                self._award_again(record, o)
         self._settle_short_draws(record)
+
+    def _award_again(self, record: HandRecord, flag: Flag) -> None:
+        """An error or misdeal flag raised after the hand's award (a say keyed after the fold that ended the hand, a
+        card after its last muck) says the award may be wrong: it is made again, the same, now provisional on that
+        flag, so the floor decides. A new record: the award made before it stays in the log as it was made."""
+        last = record.awards[-1]
+        pending = flags_for_the_floor(record)
+        if set(pending) <= set(last.pending):
+            return
+        again = replace(last, t=flag.t, frame=flag.frame, pending=pending)
+        record.awards.append(again)
+        self.sink.output(record.start.number, again, None)
 
     def _end_by_gather(self, t: float) -> None:
         run = self.run
