@@ -1043,6 +1043,40 @@ def test_a_call_that_may_be_a_late_one_holds_the_award_when_the_seats_next_entry
     assert hand.awards[-1].provisional and referee.flags.index(errors[0]) in hand.awards[-1].pending
 
 
+def _call_keyed_a_place_late(late: bool, shown: bool = False) -> Script:
+    """Seats 2 and 3 draw to the end; after draw 2 seat 2 bets and seat 3 calls, after draw 3 seat 2 bets and seat 3
+    folds. With `late`, seat 3's call after draw 2 is keyed only after seat 2's bet after draw 3 (with `shown`, seat
+    2's hand is turned up before seat 3's fold)."""
+    s = Script().deal_all(ORDER).act(3, "call").act(1, "fold").act(2, "check")
+    s.draw(2, 1).draw(3, 1).act(2, "check").act(3, "check")
+    s.draw(2, 1).draw(3, 2).act(2, "bet", 4)
+    if not late:
+        s.act(3, "call")
+    s.draw(2, 0).draw(3, 1).act(2, "bet", 4)
+    if late:
+        s.act(3, "call")
+    if shown:
+        s.show(2, "Ac 2d 3h 4s")
+    return s.act(3, "fold").gather()
+
+
+def test_a_fold_right_after_a_call_that_may_be_a_late_one_holds_the_award() -> None:
+    """Seat 3's call after draw 2 is keyed a place late, when seat 3 faces seat 2's bet after draw 3: the draw cards
+    had the referee take it as called (a warning), and the late call fits as seat 3's say now, so it stood, and
+    seat 3's fold right after it was read as a muck at the showdown: seat 2 got 21, not 17, final (2 of 2,323 such
+    moves in `benchmarks/referee_entries.py`). A fold right after a doubted call, nothing between, is what a seat
+    facing the bet would do: an error flag now holds the award. With seat 2's hand shown before the fold, it reads as
+    a muck after the show: the award stands, as before."""
+    assert dict(run(_call_keyed_a_place_late(False)).hands[0].awards[-1].award.totals) == {1: 0, 2: 17, 3: 0}
+    referee = run(_call_keyed_a_place_late(True))
+    assert kinds(referee) == [("action_missing", 3), ("action_out_of_turn", 3)]
+    assert referee.flags[1].severity is Severity.ERROR and "folded right after it" in referee.flags[1].message
+    award = referee.hands[0].awards[-1]
+    assert award.provisional and award.pending == (1,)
+    shown = run(_call_keyed_a_place_late(True, shown=True))
+    assert kinds(shown) == [("action_missing", 3)] and not shown.hands[0].awards[-1].provisional
+
+
 def test_an_entry_left_waiting_when_its_round_closes_is_dropped_and_holds_the_award() -> None:
     """Seat 3's re-raise entered while seat 2 was to act never came due (seat 2 called and the round closed): it is
     dropped, not carried into a later turn, and since it moved chips the award waits on the floor."""
