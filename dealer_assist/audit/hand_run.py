@@ -179,6 +179,8 @@ class HandRun(ShowdownChecks):
             self._finish_deal(t)
             if self._muck_read_as_discard(item):
                 self._muck_read = item            # a muck, unless its cards come back (`_settle_muck_read`)
+            elif self._whole_hand_before_its_draw(item):
+                self._draw_muck_held[item.seat] = (item, self.hand.draw)   # or a fold (`_release_draw_mucks`)
             else:
                 self._discarded(item)
         elif isinstance(item, CardReplaced):
@@ -260,12 +262,14 @@ class HandRun(ShowdownChecks):
                 self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
 
     def _release_draw_mucks(self, item: TableEvent | DealerAction | None, now: float) -> None:
-        """A whole hand seen going during a draw from a seat yet to draw in it (`_draw_muck_held`): while the draw is
-        still on when the table moves (a card, a discard, a burn: the dealer serving the draw), or `ENTRY_LAG_S`
-        after it, or at the end (`item` None), a discard of them all, as at once before. When an entry closed the
-        draw first (the betting's first say keyed late; the seat stood pat, unseen), the seat folded in that betting
-        round: at entries keyed 1 s late, 2 of 180 clean hands were flagged "discarded 4 and got 0 replacements"
-        (`benchmarks/referee_entries.py --keyed-late 1`)."""
+        """A whole hand seen going during a draw from a seat yet to draw in it (`_draw_muck_held`: a fold, or a discard
+        of every card it holds, as the tracker reports it while told the draw is on): while the draw is still on when
+        the table moves (a card, a discard, a burn: the dealer serving the draw), or `ENTRY_LAG_S` after it, or at the
+        end (`item` None), a discard of them all, as at once before. When an entry closed the draw first (the
+        betting's first say keyed late; the seat stood pat, unseen), the seat folded in that betting round: at
+        entries keyed 1 s late, 2 of 180 clean hands were flagged "discarded 4 and got 0 replacements"
+        (`benchmarks/referee_entries.py --keyed-late 1`), and through the detector, with entries keyed 0.3 to 1.2 s
+        late, 2 of the 56 hand videos (`benchmarks/vision_events.py --action-lag 0.3:1.2`)."""
         hand = self.hand
         for seat, (ev, draw_no) in list(self._draw_muck_held.items()):
             if hand.phase is Phase.DRAWING and hand.draw == draw_no:
@@ -273,13 +277,16 @@ class HandRun(ShowdownChecks):
                     continue
                 del self._draw_muck_held[seat]
                 held = self.physical.get(seat, 0)
-                if held and seat not in self._declared and seat not in self._collected:
+                if isinstance(ev, CardsDiscarded):
+                    self._discarded(ev)
+                elif held and seat not in self._declared and seat not in self._collected:
                     self._discarded(CardsDiscarded(ev.t, ev.frame, seat, held))
                 else:
                     self._folded(ev, wait=False)
                 continue
             del self._draw_muck_held[seat]
-            self._folded(ev, wait=item is not None)
+            self._folded(SeatFolded(ev.t, ev.frame, seat) if isinstance(ev, CardsDiscarded) else ev,
+                         wait=item is not None)
 
     def _release_deal(self, now: float) -> None:
         """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
@@ -869,6 +876,17 @@ class HandRun(ShowdownChecks):
             self.pending.append(ev)       # its entered action waits on the seat to act, and the muck comes after it
             return
         self._action(DealerAction(seat, "fold", t=ev.t, source="vision"), ev.frame)
+
+    def _whole_hand_before_its_draw(self, ev: CardsDiscarded) -> bool:
+        """At a camera's table, every card a seat yet to draw holds going in the draw: a discard of them all, or its
+        fold facing the bet an entry keyed late will show opened the betting (`_release_draw_mucks`)."""
+        if not self.camera or self.hand.phase is not Phase.DRAWING:
+            return False
+        self._sync_draw()
+        seat, hand = ev.seat, self.hand
+        return (seat in hand.index_of and hand.live[hand.index_of[seat]]
+                and ev.count >= self.physical.get(seat, 0) > 0 and seat not in self._declared
+                and seat not in self._collected and seat not in self._draw_muck_held)
 
     def _muck_read_as_discard(self, ev: CardsDiscarded) -> bool:
         """A seat's whole hand going, read as a discard because the draw was on as far as the referee knew, when it

@@ -101,10 +101,10 @@ class RunState:
         self._muck_in_lag: set[int] = set()
         """Seats whose cards the camera saw go out of turn in the last betting round, less than `ENTRY_LAG_S` before the
         round closed without their turn (`HandRun._folds_at_showdown`): their muck at the showdown, as far as known."""
-        self._draw_muck_held: dict[int, tuple[SeatFolded, int]] = {}
-        """At a camera's table, whole hands the camera saw go during a draw from seats yet to draw in it, with the
-        draw's number: a discard of them all, or a fold facing the bet that a late entry will show opened the betting
-        (`HandRun._release_draw_mucks`)."""
+        self._draw_muck_held: dict[int, tuple[SeatFolded | CardsDiscarded, int]] = {}
+        """At a camera's table, whole hands the camera saw go during a draw from seats yet to draw in it (a fold, or a
+        discard of every card held), with the draw's number: a discard of them all, or a fold facing the bet that a
+        late entry will show opened the betting (`HandRun._release_draw_mucks`)."""
         self._draw_fold_held: dict[int, tuple[str, SeatFolded, int]] = {}
         """Folds the camera saw during a draw by a seat done drawing, at a camera's table: the entries that end the
         draw may be keyed late (`HandRun._release_draw_folds`); the flag's words, the fold and the draw's number."""
