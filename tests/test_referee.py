@@ -1001,6 +1001,28 @@ def test_a_call_taken_as_missing_then_entered_late_is_that_call() -> None:
     assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
 
 
+def test_a_check_keyed_late_as_the_camera_sees_the_draw_begin_is_no_missing_action_at_a_camera_table() -> None:
+    """The big blind checks; the dealer keys it a second late, after the camera saw seat 1 discard and take its draw
+    cards, which showed the round was over: seat 2 was taken to check (a missing-action flag), and the check, keyed
+    then, ended the draw as if every other seat stood pat, so seat 2's discard after it was "after draw 1 was over".
+    At a camera's table the flag waits `ENTRY_LAG_S` for the entry, which is then the check seat 2 was taken to make:
+    no flag, and the draw goes on. Keyed later, or away from a camera, as before."""
+    def hand(gap: float) -> Script:
+        s = Script().deal_all(ORDER).act(3, "call").act(1, "call").discard(1, 2).replace(1, 2)
+        s.wait(gap).act(2, "check").draw(2, 1).draw(3, 0)
+        for _ in range(3):
+            s.act(1, "check").act(2, "check").act(3, "check")
+        return s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h").gather()
+
+    referee = closed(hand(0.0), camera_table())
+    assert kinds(referee) == []
+    award = referee.hands[0].awards[-1]
+    assert not award.provisional and dict(award.award.totals) == {1: 6, 2: 0, 3: 0}
+    for late in (closed(hand(1.5), camera_table()), closed(hand(0.0), table())):
+        assert kinds(late) == [("action_missing", 2), ("draw_out_of_order", 2)]
+        assert late.flags[0].t == hand(0.0).items[15].t          # the time the draw card showed the round over
+
+
 def test_a_call_taken_as_missing_entered_after_the_seats_next_say_is_still_that_call() -> None:
     """Seat 1's pre-draw call comes only after its check after the draw: it is still the call it was taken to make,
     not a say of its own (it waited for seat 1's next turn, stood there for its fold, and moved chips)."""

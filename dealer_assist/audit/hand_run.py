@@ -142,6 +142,8 @@ class HandRun(ShowdownChecks):
         self._now = t
         if self._draw_muck_held:
             self._release_draw_mucks(item, t)
+        if self._missing_held:
+            self._release_missing(t)
         if self._fold_wait is not None:
             self._release_fold_wait(item)
         if self._fold_held:
@@ -208,6 +210,7 @@ class HandRun(ShowdownChecks):
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
         self._release_draw_mucks(None, float("inf"))
+        self._release_missing(float("inf"))
         if self._fold_wait is not None:
             self._release_fold_wait(None)
         self._release_folds(float("inf"))
@@ -287,6 +290,16 @@ class HandRun(ShowdownChecks):
             del self._draw_muck_held[seat]
             self._folded(SeatFolded(ev.t, ev.frame, seat) if isinstance(ev, CardsDiscarded) else ev,
                          wait=item is not None)
+
+    def _release_missing(self, now: float) -> None:
+        """At a camera's table, a seat taken to check or call because the table went on without its entry
+        (`_take_missing`) is flagged only if that entry has not come `ENTRY_LAG_S` after: a dealer keying late enters
+        the last calls of a round after the camera saw the draw begin (through the detector, with entries keyed 0.3
+        to 1.2 s late, 2 such flags on the 56 hand videos). The flag bears the time the table went on."""
+        for seat, (words, t, frame) in list(self._missing_held.items()):
+            if now > t + ENTRY_LAG_S:
+                del self._missing_held[seat]
+                self._flag(FlagKind.ACTION_MISSING, seat, words, t, frame)
 
     def _release_deal(self, now: float) -> None:
         """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
@@ -627,6 +640,13 @@ class HandRun(ShowdownChecks):
         if hand.phase is Phase.DRAWING and self._fold_in_draw(action, frame):
             self.taken_in = hand.phase
             return
+        held = self._missing_held.get(action.seat)
+        if (hand.phase is Phase.DRAWING and held is not None and action.t <= held[1] + ENTRY_LAG_S
+                and self._late_entry_of_taken(action)):
+            # the say the seat was taken to make, keyed late as the camera saw the draw begin: no say of the next
+            # betting round, so it does not end the draw (every seat not yet seen drawing standing pat)
+            self.taken_in = hand.phase
+            return
         if hand.phase is Phase.DRAWING:
             self._close_draw(action.t, frame)
         self.taken_in = hand.phase
@@ -760,6 +780,9 @@ class HandRun(ShowdownChecks):
             self._doubted[seat] = action        # its next entry tells whether this one was late
             return False
         del self._taken[seat]
+        held = self._missing_held.get(seat)
+        if held is not None and action.t <= held[1] + ENTRY_LAG_S:
+            del self._missing_held[seat]        # keyed late, not missing: no flag
         return True
 
     def _draw_card_in_betting(self, seat: int) -> bool:
@@ -800,8 +823,12 @@ class HandRun(ShowdownChecks):
         waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
         after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
                  f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
-        self._flag(FlagKind.ACTION_MISSING, seat, f"no action was entered for seat {seat} in {name}, yet the table "
-                   f"went on ({evidence}); taken as a {kind}, since its cards stayed in{after}", t, frame)
+        words = (f"no action was entered for seat {seat} in {name}, yet the table went on ({evidence}); taken as a "
+                 f"{kind}, since its cards stayed in{after}")
+        if self.camera:
+            self._missing_held[seat] = (words, t, frame)     # its entry may yet come, keyed late (`_release_missing`)
+        else:
+            self._flag(FlagKind.ACTION_MISSING, seat, words, t, frame)
         apply_action(hand, DealerAction(seat, kind, t=t, source="vision"), frame)
         self._taken[seat] = (kind, round_no)
         self._drain()

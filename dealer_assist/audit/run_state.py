@@ -105,6 +105,9 @@ class RunState:
         """At a camera's table, whole hands the camera saw go during a draw from seats yet to draw in it (a fold, or a
         discard of every card held), with the draw's number: a discard of them all, or a fold facing the bet that a
         late entry will show opened the betting (`HandRun._release_draw_mucks`)."""
+        self._missing_held: dict[int, tuple[str, float, int | None]] = {}
+        """At a camera's table, the flags of seats taken to check or call for an entry not yet made, with their time and
+        frame, until the entry comes keyed late or `ENTRY_LAG_S` passes (`HandRun._release_missing`)."""
         self._draw_fold_held: dict[int, tuple[str, SeatFolded, int]] = {}
         """Folds the camera saw during a draw by a seat done drawing, at a camera's table: the entries that end the
         draw may be keyed late (`HandRun._release_draw_folds`); the flag's words, the fold and the draw's number."""
