@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from referee_script import Script
 
@@ -14,7 +16,7 @@ from dealer_assist.audit.table import TableConfig
 from dealer_assist.cards import parse_cards
 from dealer_assist.rules.awards import award_sentences
 from dealer_assist.rules.house_rules import HouseRules
-from dealer_assist.vision.events import CardsShown
+from dealer_assist.vision.events import CardExposed, CardsShown
 
 LIMIT = HouseRules.preset("badugi-limit")
 ORDER = (1, 2, 3)          # button at seat 3: seat 1 small blind, seat 2 big blind, seat 3 first to act
@@ -1001,6 +1003,16 @@ def test_a_call_taken_as_missing_then_entered_late_is_that_call() -> None:
     assert referee.hands[0].awards[-1].award.totals == {1: 0, 2: 26, 3: 0}
 
 
+def _keyed_in_time_then_late(hand: Callable[[float], Script], totals: dict[int, int]) -> tuple[Referee, Referee]:
+    """`hand(gap)` at a camera's table with its late entry keyed in time (gap 0) is clean, awarded `totals` as final;
+    the hand keyed past `ENTRY_LAG_S` at a camera's table, and in time away from one, refereed for the caller."""
+    referee = closed(hand(0.0), camera_table())
+    assert kinds(referee) == []
+    award = referee.hands[0].awards[-1]
+    assert not award.provisional and dict(award.award.totals) == totals
+    return closed(hand(1.5), camera_table()), closed(hand(0.0), table())
+
+
 def test_a_check_keyed_late_as_the_camera_sees_the_draw_begin_is_no_missing_action_at_a_camera_table() -> None:
     """The big blind checks; the dealer keys it a second late, after the camera saw seat 1 discard and take its draw
     cards, which showed the round was over: seat 2 was taken to check (a missing-action flag), and the check, keyed
@@ -1014,11 +1026,7 @@ def test_a_check_keyed_late_as_the_camera_sees_the_draw_begin_is_no_missing_acti
             s.act(1, "check").act(2, "check").act(3, "check")
         return s.show(1, "Ac 2d 3h 4s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h").gather()
 
-    referee = closed(hand(0.0), camera_table())
-    assert kinds(referee) == []
-    award = referee.hands[0].awards[-1]
-    assert not award.provisional and dict(award.award.totals) == {1: 6, 2: 0, 3: 0}
-    for late in (closed(hand(1.5), camera_table()), closed(hand(0.0), table())):
+    for late in _keyed_in_time_then_late(hand, {1: 6, 2: 0, 3: 0}):
         assert kinds(late) == [("action_missing", 2), ("draw_out_of_order", 2)]
         assert late.flags[0].t == hand(0.0).items[15].t          # the time the draw card showed the round over
 
@@ -1572,6 +1580,27 @@ def _bet_then_muck(wait_s: float) -> Script:
     s.act(1, "check").act(2, "check").act(3, "bet", 4).fold(3)
     s.wait(wait_s)
     return s.act(1, "call").act(2, "call").show(1, "Ac 2d 3h 5s").show(2, "Kc Qd 9h 8s")
+
+
+def test_a_card_seen_face_up_before_the_last_check_is_keyed_is_the_show_beginning_at_a_camera_table() -> None:
+    """After the last draw every seat checks; seat 3's check is keyed late, after the camera saw seat 3 turn a card
+    up for the showdown: that read "card Kd was seen face up at seat 3 (betting)" (through the detector, entries keyed
+    0.3 to 1.2 s late, 2 such flags on clean hand videos). At a camera's table a card seen face up in the last betting
+    round waits `ENTRY_LAG_S` for the showdown; it comes, so it was the show beginning: no flag. Keyed later, or away
+    from a camera, an exposure, flagged at the time it was seen."""
+    def hand(gap: float) -> Script:
+        s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
+        for _ in range(3):
+            s.act(1, "check").act(2, "check")
+            if _ < 2:
+                s.act(3, "check")
+        s.seen_up(3, "Kd").wait(gap).act(3, "check")
+        return s.show(1, "Ac 2d 3h 5s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h").gather()
+
+    for late in _keyed_in_time_then_late(hand, {1: 6, 2: 0, 3: 0}):
+        assert kinds(late) == [("card_exposed", 3)]
+        assert late.flags[0].message == "card Kd was seen face up at seat 3 (betting)"
+        assert late.flags[0].t == next(x.t for x in hand(0.0).items if isinstance(x, CardExposed))
 
 
 def test_cards_seen_going_before_the_last_calls_keyed_late_are_not_out_of_turn_nor_a_muck() -> None:

@@ -144,6 +144,8 @@ class HandRun(ShowdownChecks):
             self._release_draw_mucks(item, t)
         if self._missing_held:
             self._release_missing(t)
+        if self._exposed_held:
+            self._release_exposed(t)
         if self._fold_wait is not None:
             self._release_fold_wait(item)
         if self._fold_held:
@@ -211,6 +213,7 @@ class HandRun(ShowdownChecks):
         self._release_deal(float("inf"))
         self._release_draw_mucks(None, float("inf"))
         self._release_missing(float("inf"))
+        self._release_exposed(float("inf"))
         if self._fold_wait is not None:
             self._release_fold_wait(None)
         self._release_folds(float("inf"))
@@ -546,6 +549,13 @@ class HandRun(ShowdownChecks):
             if ev.seat is not None and ev.card is not None:
                 self._face_up(ev)
             return
+        if (self.camera and hand.phase is Phase.BETTING and hand.round == self.rules.draws and ev.seat is not None
+                and ev.card is not None):
+            self._exposed_held.append(ev)     # the show may have begun, the last says keyed late (`_release_exposed`)
+            return
+        self._flag_exposed(ev, hand.phase)
+
+    def _flag_exposed(self, ev: CardExposed, phase: Phase) -> None:
         card = "a card" if ev.card is None else f"card {ev.card}"
         where = "on the stub" if ev.seat is None else f"at seat {ev.seat}"
         # a card left face up is seen again whenever its pile is read afresh: one exposure, one flag
@@ -554,8 +564,24 @@ class HandRun(ShowdownChecks):
             self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was exposed {where} during the deal", ev.t, ev.frame,
                        once=once)
         else:
-            self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was seen face up {where} ({hand.phase})", ev.t,
+            self._flag(FlagKind.CARD_EXPOSED, ev.seat, f"{card} was seen face up {where} ({phase})", ev.t,
                        ev.frame, severity=Severity.WARNING, once=once)
+
+    def _release_exposed(self, now: float) -> None:
+        """At a camera's table, a card seen face up at a seat in the last betting round (`_exposed_held`): the seat
+        turning its hand up for the showdown, the round's last says keyed late, when the showdown comes within
+        `ENTRY_LAG_S`; else an exposure, flagged with its time (with entries keyed 0.3 to 1.2 s late, 2 such flags
+        on the 28 clean hand videos)."""
+        hand = self.hand
+        for ev in list(self._exposed_held):
+            if hand.phase is Phase.SHOWDOWN:
+                self._exposed_held.remove(ev)
+                self._face_up(ev)
+            elif hand.phase is Phase.BETTING and hand.round == self.rules.draws and now <= ev.t + ENTRY_LAG_S:
+                continue
+            else:
+                self._exposed_held.remove(ev)
+                self._flag_exposed(ev, Phase.BETTING)
 
     # -- betting -----------------------------------------------------------------------------------
 
