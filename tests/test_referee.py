@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -1586,21 +1587,27 @@ def test_a_card_seen_face_up_before_the_last_check_is_keyed_is_the_show_beginnin
     """After the last draw every seat checks; seat 3's check is keyed late, after the camera saw seat 3 turn a card
     up for the showdown: that read "card Kd was seen face up at seat 3 (betting)" (through the detector, entries keyed
     0.3 to 1.2 s late, 2 such flags on clean hand videos). At a camera's table a card seen face up in the last betting
-    round waits `ENTRY_LAG_S` for the showdown; it comes, so it was the show beginning: no flag. Keyed later, or away
-    from a camera, an exposure, flagged at the time it was seen."""
-    def hand(gap: float) -> Script:
+    round waits `ENTRY_LAG_S` for the showdown; it comes, so it was the show beginning: no flag. So does one seen
+    while the last draw is still on as far as the entries tell (every check of the last round keyed late). Keyed
+    later, or away from a camera, an exposure, flagged at the time and in the phase it was seen."""
+    def hand(gap: float, in_draw: bool = False) -> Script:
         s = Script().deal_all(ORDER).act(3, "call").act(1, "call").act(2, "check")
-        for _ in range(3):
-            s.act(1, "check").act(2, "check")
-            if _ < 2:
-                s.act(3, "check")
-        s.seen_up(3, "Kd").wait(gap).act(3, "check")
+        for _ in range(2):
+            s.act(1, "check").act(2, "check").act(3, "check")
+        if in_draw:
+            s.seen_up(3, "Kd").wait(gap)
+        s.act(1, "check").act(2, "check")
+        if not in_draw:
+            s.seen_up(3, "Kd").wait(gap)
+        s.act(3, "check")
         return s.show(1, "Ac 2d 3h 5s").show(2, "Kc Qd 9h 8s").show(3, "Kd Qc 9s 8h").gather()
 
-    for late in _keyed_in_time_then_late(hand, {1: 6, 2: 0, 3: 0}):
-        assert kinds(late) == [("card_exposed", 3)]
-        assert late.flags[0].message == "card Kd was seen face up at seat 3 (betting)"
-        assert late.flags[0].t == next(x.t for x in hand(0.0).items if isinstance(x, CardExposed))
+    for in_draw in (False, True):
+        for late in _keyed_in_time_then_late(functools.partial(hand, in_draw=in_draw), {1: 6, 2: 0, 3: 0}):
+            assert kinds(late) == [("card_exposed", 3)]
+            phase = "drawing" if in_draw else "betting"
+            assert late.flags[0].message == f"card Kd was seen face up at seat 3 ({phase})"
+            assert late.flags[0].t == next(x.t for x in hand(0.0, in_draw).items if isinstance(x, CardExposed))
 
 
 def test_cards_seen_going_before_the_last_calls_keyed_late_are_not_out_of_turn_nor_a_muck() -> None:

@@ -549,11 +549,18 @@ class HandRun(ShowdownChecks):
             if ev.seat is not None and ev.card is not None:
                 self._face_up(ev)
             return
-        if (self.camera and hand.phase is Phase.BETTING and hand.round == self.rules.draws and ev.seat is not None
-                and ev.card is not None):
-            self._exposed_held.append(ev)     # the show may have begun, the last says keyed late (`_release_exposed`)
+        if self.camera and self._before_the_showdown() and ev.seat is not None and ev.card is not None:
+            self._exposed_held.append((ev, hand.phase))    # the show may have begun (`_release_exposed`)
             return
         self._flag_exposed(ev, hand.phase)
+
+    def _before_the_showdown(self) -> bool:
+        """In the last draw, once the deal is over, or in the betting round after it: the entries that would take the
+        hand to the showdown may still be keyed."""
+        hand = self.hand
+        last = self.rules.draws
+        return self.deal.finished and ((hand.phase is Phase.BETTING and hand.round == last)
+                                       or (hand.phase is Phase.DRAWING and hand.draw == last))
 
     def _flag_exposed(self, ev: CardExposed, phase: Phase) -> None:
         card = "a card" if ev.card is None else f"card {ev.card}"
@@ -568,20 +575,21 @@ class HandRun(ShowdownChecks):
                        ev.frame, severity=Severity.WARNING, once=once)
 
     def _release_exposed(self, now: float) -> None:
-        """At a camera's table, a card seen face up at a seat in the last betting round (`_exposed_held`): the seat
-        turning its hand up for the showdown, the round's last says keyed late, when the showdown comes within
-        `ENTRY_LAG_S`; else an exposure, flagged with its time (with entries keyed 0.3 to 1.2 s late, 2 such flags
-        on the 28 clean hand videos)."""
+        """At a camera's table, a card seen face up at a seat in the last draw or the betting round after it
+        (`_exposed_held`): the seat turning its hand up for the showdown, the last says keyed late, when the showdown
+        comes within `ENTRY_LAG_S`; else an exposure, flagged with its time and phase (with entries keyed 0.3 to
+        1.2 s late, 4 such flags on the 28 clean hand videos)."""
         hand = self.hand
-        for ev in list(self._exposed_held):
+        for held in list(self._exposed_held):
+            ev, phase = held
             if hand.phase is Phase.SHOWDOWN:
-                self._exposed_held.remove(ev)
+                self._exposed_held.remove(held)
                 self._face_up(ev)
-            elif hand.phase is Phase.BETTING and hand.round == self.rules.draws and now <= ev.t + ENTRY_LAG_S:
+            elif self._before_the_showdown() and now <= ev.t + ENTRY_LAG_S:
                 continue
             else:
-                self._exposed_held.remove(ev)
-                self._flag_exposed(ev, Phase.BETTING)
+                self._exposed_held.remove(held)
+                self._flag_exposed(ev, phase)
 
     # -- betting -----------------------------------------------------------------------------------
 

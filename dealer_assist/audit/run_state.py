@@ -109,9 +109,10 @@ class RunState:
         self._missing_held: dict[int, tuple[str, float, int | None]] = {}
         """At a camera's table, the flags of seats taken to check or call for an entry not yet made, with their time and
         frame, until the entry comes keyed late or `ENTRY_LAG_S` passes (`HandRun._release_missing`)."""
-        self._exposed_held: list[CardExposed] = []
-        """At a camera's table, cards seen face up at seats in the last betting round, until the showdown comes (they
-        were shows beginning) or `ENTRY_LAG_S` passes (`HandRun._release_exposed`)."""
+        self._exposed_held: list[tuple[CardExposed, Phase]] = []
+        """At a camera's table, cards seen face up at seats in the last draw or the betting round after it, with the
+        phase they were seen in, until the showdown comes (they were shows beginning) or `ENTRY_LAG_S` passes
+        (`HandRun._release_exposed`)."""
         self._draw_fold_held: dict[int, tuple[str, SeatFolded, int]] = {}
         """Folds the camera saw during a draw by a seat done drawing, at a camera's table: the entries that end the
         draw may be keyed late (`HandRun._release_draw_folds`); the flag's words, the fold and the draw's number."""
