@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from referee_script import Script
 
+from dealer_assist.audit.flags import make_flag
 from dealer_assist.audit.outputs import AwardMade, Correction, KeyMoment
 from dealer_assist.audit.records import DealerAction, Flag, FlagKind, LegalAction, Severity
 from dealer_assist.audit.referee import HandRecord, Referee
@@ -538,6 +539,10 @@ def test_an_error_flag_after_the_award_makes_it_again_provisional_and_the_log_ke
     assert again.t == record.flags[error].t > first.t
     story = _logged_story(s)
     assert story.count("AWARD") == 2 and "Provisional: flag #" in story.split("AWARD")[-1]
+    # a flag held for a late camera bears an earlier time than the award: the award made again is not dated before it
+    held = make_flag(FlagKind.ILLEGAL_ACTION, 2, "held", first.t - 1.0, None, severity=Severity.ERROR)
+    referee._emit(record, [held])
+    assert record.awards[-1].t == again.t and record.awards[-1].pending == (error, len(record.flags) - 1)
     checked = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
     checked.wait(1.5).act(1, "check").act(2, "check")
     [award] = closed(checked, camera_table()).hands[0].awards

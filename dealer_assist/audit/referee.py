@@ -399,7 +399,9 @@ class Referee:
         pending = flags_for_the_floor(record)
         if set(pending) <= set(last.pending):
             return
-        again = replace(last, t=flag.t, frame=flag.frame, pending=pending)
+        # (a flag held for a late camera bears the time of what it is about, which may be before the award)
+        later = flag.t >= last.t
+        again = replace(last, t=flag.t if later else last.t, frame=flag.frame if later else last.frame, pending=pending)
         record.awards.append(again)
         self.sink.output(record.start.number, again, None)
 
