@@ -121,3 +121,24 @@ def test_an_award_past_an_open_misdeal_flag_is_shown_provisional_until_the_floor
                            "the floor decides whether the hand stands")
     flags.resolve(flags.entries[0].id, "accepted", "misdeal seen; the players agreed to play on", "2468")
     assert len(shown) == 2 and shown[1][1] is None and session.award_note is None
+
+
+def test_an_error_flag_after_the_award_turns_the_board_provisional() -> None:
+    """Seat 2's cards go, at its turn the fold ends the hand and the pot is awarded; then its bet is keyed (chips the
+    pots do not hold): the award is made again, provisional on that flag, and the board says so."""
+    from referee_script import Script
+
+    table, flags = TableModel(), FlagListModel()
+    referee = Referee(TableConfig.make(HouseRules.preset("badugi-limit"), {1: 100, 2: 100, 3: 100}, button=3,
+                                       camera=True))
+    session = LiveSession(referee, table, flags)
+    shown: list[tuple[object, str | None]] = []
+    session.award_ready.connect(lambda award: shown.append((award, session.award_note)))
+    s = Script().deal_all((1, 2, 3)).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
+    s.wait(1.5).act(1, "check").act(2, "bet", 2)
+    for item in s.items:
+        session.feed(item)
+    session.referee.close(s.items[-1].t + 2.0)
+    session.sync()
+    assert [note is None for _, note in shown][:1] == [True] and shown[-1][1] is not None
+    assert shown[-1][1].startswith("provisional: a flag is open (error illegal_action, seat 2)")

@@ -377,7 +377,10 @@ class Referee:
                 self.sink.corrected(record.start.number, fix)
 
     def _emit(self, record: HandRecord, out: list[Output]) -> None:
-        for o in out:
+        k = 0
+        while k < len(out):
+            o = out[k]
+            k += 1
             number = None
             if isinstance(o, Flag):
                 number = len(record.flags)
@@ -388,22 +391,22 @@ class Referee:
                 record.awards.append(o)
             self.sink.output(record.start.number, o, number)
             if isinstance(o, Flag) and o.severity in FLOOR_SEVERITIES and record.awards:
-                self._award_again(record, o)
+                again = self._award_again(record, o)
+                if again is not None:
+                    out.insert(k, again)      # next, and among the outputs returned (Live's board shows it)
         self._settle_short_draws(record)
 
-    def _award_again(self, record: HandRecord, flag: Flag) -> None:
+    @staticmethod
+    def _award_again(record: HandRecord, flag: Flag) -> AwardMade | None:
         """An error or misdeal flag raised after the hand's award (a say keyed after the fold that ended the hand, a
         card after its last muck) says the award may be wrong: it is made again, the same, now provisional on that
         flag, so the floor decides. A new record: the award made before it stays in the log as it was made."""
         last = record.awards[-1]
-        pending = flags_for_the_floor(record)
-        if set(pending) <= set(last.pending):
-            return
+        if set(flags_for_the_floor(record)) <= set(last.pending):
+            return None
         # (a flag held for a late camera bears the time of what it is about, which may be before the award)
         later = flag.t >= last.t
-        again = replace(last, t=flag.t if later else last.t, frame=flag.frame if later else last.frame, pending=pending)
-        record.awards.append(again)
-        self.sink.output(record.start.number, again, None)
+        return replace(last, t=flag.t if later else last.t, frame=flag.frame if later else last.frame)
 
     def _end_by_gather(self, t: float) -> None:
         run = self.run
