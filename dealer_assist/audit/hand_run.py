@@ -245,10 +245,14 @@ class HandRun(ShowdownChecks):
     def _release_folds(self, now: float) -> None:
         """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
         `ENTRY_LAG_S` after it (the entries before it were not merely keyed late)."""
-        for seat, (words, t, frame) in list(self._fold_held.items()):
+        self._flag_past_lag(self._fold_held, FlagKind.FOLD_OUT_OF_ORDER, now)
+
+    def _flag_past_lag(self, held: dict[int, tuple[str, float, int | None]], kind: FlagKind, now: float) -> None:
+        """Raise each flag in `held` (seat: words, time, frame) whose entries have not come `ENTRY_LAG_S` after it."""
+        for seat, (words, t, frame) in list(held.items()):
             if now > t + ENTRY_LAG_S:
-                del self._fold_held[seat]
-                self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, words, t, frame)
+                del held[seat]
+                self._flag(kind, seat, words, t, frame)
 
     def _release_draw_folds(self, now: float) -> None:
         """A fold the camera saw during a draw, by a seat done drawing, is out of order if the draw is still on
@@ -299,10 +303,7 @@ class HandRun(ShowdownChecks):
         (`_take_missing`) is flagged only if that entry has not come `ENTRY_LAG_S` after: a dealer keying late enters
         the last calls of a round after the camera saw the draw begin (through the detector, with entries keyed 0.3
         to 1.2 s late, 2 such flags on the 56 hand videos). The flag bears the time the table went on."""
-        for seat, (words, t, frame) in list(self._missing_held.items()):
-            if now > t + ENTRY_LAG_S:
-                del self._missing_held[seat]
-                self._flag(FlagKind.ACTION_MISSING, seat, words, t, frame)
+        self._flag_past_lag(self._missing_held, FlagKind.ACTION_MISSING, now)
 
     def _release_deal(self, now: float) -> None:
         """The deal's findings held at a camera's table, once no late card can change them (`SHORT_GRACE_S`)."""
