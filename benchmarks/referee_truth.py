@@ -14,11 +14,18 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from vision_events import _actions, _referee, award_outcome, flag_outcome, lagged, unexplained_flags, unflagged_errors
+from vision_events import (
+    _actions,
+    award_outcome,
+    flag_outcome,
+    lagged,
+    truth_referee,
+    unexplained_flags,
+    unflagged_errors,
+)
 
-from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
 from dealer_assist.rules.house_rules import PRESETS
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, SimulationError
@@ -34,22 +41,17 @@ class Tally:
     flagged: int = 0
     other_with_errors: int = 0
     flags_on_clean: int = 0
-    awards: Counter[str] | None = None
+    awards: Counter[str] = field(default_factory=Counter)
 
 
 def refereed(sim: SimulatedTable, lag: str) -> Referee:
     """The hand's true events and its dealer's entries (keyed `lag` late, "0" on time) through a camera's referee."""
-    referee = _referee(sim)
-    actions = _actions(sim) if lag == "0" else lagged(_actions(sim), lag, f"{sim.truth.game}-{sim.truth.seed}")
-    referee.feed_all(sorted([*sim.truth.events, *actions], key=lambda i: (i.t, isinstance(i, DealerAction))))
-    referee.close(sim.frame_count / sim.fps)
-    return referee
+    return truth_referee(sim, None if lag == "0" else lagged(_actions(sim), lag, f"{sim.truth.game}-{sim.truth.seed}"))
 
 
 def measure(seeds: range, lag: str, verbose: bool = False) -> Tally:
     """Every preset's hands of `seeds`, errors injected on the odd ones."""
-    tally = Tally(awards=Counter())
-    assert tally.awards is not None
+    tally = Tally()
     for game in PRESETS:
         for seed in seeds:
             try:
@@ -89,7 +91,6 @@ def main() -> None:
     except ValueError:
         parser.error(f"--seeds {args.seeds!r} / --action-lag {args.action_lag!r}: accepted: 0-29 and 1.0 or 0.3:1.2")
     tally = measure(seeds, args.action_lag, args.verbose)
-    assert tally.awards is not None
     print(f"hands: {tally.hands} ({tally.clean_hands} clean)")
     print(f"injected_errors_flagged: {tally.flagged} of {tally.injected}")
     print(f"other_flags_with_errors: {tally.other_with_errors}")

@@ -115,6 +115,16 @@ def _actions(sim: SimulatedTable) -> list[DealerAction]:
     return [DealerAction(int(a["seat"]), a["action"], a.get("amount"), t=float(a["t"])) for a in sim.truth.actions]
 
 
+def truth_referee(sim: SimulatedTable, actions: list[DealerAction] | None = None) -> Referee:
+    """The video's referee fed its true events and the dealer's `actions` (the truth's, on time, by default) in time
+    order, closed at the video's end."""
+    referee = _referee(sim)
+    items: list[TableEvent | DealerAction] = [*sim.truth.events, *(_actions(sim) if actions is None else actions)]
+    referee.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
+    referee.close(sim.frame_count / sim.fps)
+    return referee
+
+
 def lagged(actions: list[DealerAction], lag: float | str, seed: str) -> list[DealerAction]:
     """The actions as a dealer keys them: each `lag` seconds after it was made, or a time drawn evenly from "A:B"
     (seeded), in the order they were made (a dealer keys one say after the other, at least 0.1 s apart)."""
@@ -179,10 +189,7 @@ def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
     """"right", "wrong" or "none": the referee's award (the last hand's) against the one it makes from the video's
     true events and the same dealer actions; "none" when it made none (the floor must decide). " provisional" is
     added when the award waits on an open error or misdeal flag."""
-    truth = _referee(sim)
-    items: list[TableEvent | DealerAction] = [*sim.truth.events, *_actions(sim)]
-    truth.feed_all(sorted(items, key=lambda i: (i.t, isinstance(i, DealerAction))))
-    truth.close(sim.frame_count / sim.fps)
+    truth = truth_referee(sim)
     want = next((h.awards[-1].award.totals for h in reversed(truth.hands) if h.awards), None)
     made = next((h.awards[-1] for h in reversed(referee.hands) if h.awards), None)
     if made is None:
@@ -216,9 +223,7 @@ def floor_outcome(sim: SimulatedTable, log: HandLog, video: TrackedVideo, keys: 
                 log.record_correction(hand, "missed_event", reason=why, by=by, data={"event": e.to_dict()})
     record_floor_award(log, hand, by=by)
     award = current_award(log.story(hand))
-    truth = _referee(sim)
-    truth.feed_all(sorted([*sim.truth.events, *_actions(sim)], key=lambda i: (i.t, isinstance(i, DealerAction))))
-    truth.close(sim.frame_count / sim.fps)
+    truth = truth_referee(sim)
     want = next((h.awards[-1].award.totals for h in reversed(truth.hands) if h.awards), None)
     if award is None:
         return "none"
