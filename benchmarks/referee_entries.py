@@ -62,14 +62,13 @@ def keyed_late(seeds: range, lags: Sequence[float]) -> tuple[int, dict[float, di
     """Clean hands at a camera's table with every entry keyed `lag` s late: how many hands, and for each lag the hands
     flagged and their awards against the hand refereed on time (right, right but provisional, none, wrong
     provisional, wrong final)."""
-    hands = [(config, items) for game in PRESETS for seed in seeds
+    hands = [(config, items, award(config, items)[0]) for game in PRESETS for seed in seeds
              for config, items in [_simulated_or_none(game, seed)] if config is not None]
     tallies: dict[float, dict[str, int]] = {}
     for lag in lags:
         tally = tallies[lag] = dict.fromkeys(("flagged", "right", "right_provisional", "none", "wrong_provisional",
                                               "wrong_final"), 0)
-        for config, items in hands:
-            want, _ = award(config, items)
+        for config, items, want in hands:
             camera = dataclasses.replace(config, camera=True)
             late = sorted((dataclasses.replace(x, t=x.t + lag) if isinstance(x, DealerAction) else x for x in items),
                           key=lambda x: (x.t, isinstance(x, DealerAction)))
