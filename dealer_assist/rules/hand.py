@@ -1090,10 +1090,13 @@ class Hand:
                               f"a {self.rules.game} hand is {size} different cards, not {len(cards)}{more}")
         where = self.stub.where
         hand = self.hands[i]
-        if sum(1 for k in keys if where[k] == i) != len(hand) - hand.count(None):
-            missing = next(c for c in hand if c is not None and card_key(c) not in keys)
+        dealt = len(hand) - hand.count(None)
+        if sum(1 for k in keys if where[k] == i) != dealt:
+            missing = next((c for c in hand if c is not None and card_key(c) not in keys), None)
+            # (none missing: a card dealt here is also recorded in another place, a stray read of the same card)
             raise IllegalStep(f"seat {self.seats[i]} showing",
-                              f"card {missing} was dealt to this seat and is not among the cards shown")
+                              f"card {missing} was dealt to this seat and is not among the cards shown"
+                              if missing is not None else f"the cards shown are not the {dealt} cards this seat holds")
         for k in keys:
             w = where[k]
             if not (w in (i, STUB) or (w == UNSEEN and self.stub.known is None)):
