@@ -58,6 +58,17 @@ def award(config: TableConfig, items: Sequence[Item]) -> tuple[dict[int, int] | 
     return (dict(awards[-1].award.totals), awards[-1].provisional) if awards else (None, False)
 
 
+def moved_late(items: Sequence[Item], i: int, j: int) -> list[Item]:
+    """`items` with the entry at `i` moved to just after the item at `j` (the entry it is keyed after)."""
+    late = dataclasses.replace(items[i], t=items[j].t + 0.01)
+    return [*items[:i], *items[i + 1 : j + 1], late, *items[j + 1 :]]
+
+
+def for_seat(items: Sequence[Item], i: int, seat: int) -> list[Item]:
+    """`items` with the entry at `i` keyed for `seat`."""
+    return [*items[:i], dataclasses.replace(items[i], seat=seat), *items[i + 1 :]]
+
+
 def keyed_late(seeds: range, lags: Sequence[float]) -> tuple[int, dict[float, dict[str, int]]]:
     """Clean hands at a camera's table with every entry keyed `lag` s late: how many hands, and for each lag the hands
     flagged and their awards against the hand refereed on time (right, right but provisional, none, wrong
@@ -146,16 +157,12 @@ def main() -> None:
                 count("entered_twice", award(config, [*items[:i + 1], twice, *items[i + 1:]]), want)
             seats = sorted({items[i].seat for i in entries})  # type: ignore[union-attr]
             for i in entries:
-                entry = items[i]
-                assert isinstance(entry, DealerAction)
-                other = dataclasses.replace(entry, seat=seats[(seats.index(entry.seat) + 1) % len(seats)])
-                count("wrong_seat", award(config, [*items[:i], other, *items[i + 1 :]]), want)
+                seat = items[i].seat  # type: ignore[union-attr]
+                count("wrong_seat", award(config, for_seat(items, i, seats[(seats.index(seat) + 1) % len(seats)])),
+                      want)
             for shift in (1, 2, 3):
                 for k, i in enumerate(entries[:-shift]):
-                    j = entries[k + shift]
-                    late = dataclasses.replace(items[i], t=items[j].t + 0.01)
-                    moved = items[:i] + items[i + 1 : j + 1] + [late] + items[j + 1 :]
-                    count(f"late_by_{shift}", award(config, moved), want)
+                    count(f"late_by_{shift}", award(config, moved_late(items, i, entries[k + shift])), want)
     print(f"hands: {hands}")
     for name, t in tally.items():
         cases = max(t["cases"], 1)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
+import pytest
+
+from dealer_assist.audit.records import DealerAction, Severity
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from referee_entries import keyed_late
+from referee_entries import award, for_seat, keyed_late, moved_late, refereed, simulated
 
 
 def test_clean_hands_keyed_on_time_or_a_second_late_at_a_camera_table_are_unflagged_and_rightly_awarded() -> None:
@@ -20,3 +25,47 @@ def test_clean_hands_keyed_on_time_or_a_second_late_at_a_camera_table_are_unflag
         assert hands == want
         assert tallies[lag] == {"flagged": 0, "right": hands, "right_provisional": 0, "none": 0,
                                 "wrong_provisional": 0, "wrong_final": 0}, (lag, tallies[lag])
+
+
+# Each of these moves one entry of a clean simulated hand (no camera): keyed two or three entries late, or for the
+# next seat. Each made a wrong award final before the rules of 2026-12-07 (night): a call keyed with no bet to call
+# while entries out of turn waited, none of them a bet; a fold or call with nothing to call read as the first say
+# after a draw nobody was seen drawing in; a fold right after a doubted call with a camera event between.
+MOVED = [
+    ("badugi-limit", 28, 62, "late", 3), ("badacey-pot-limit-double", 26, 23, "late", 2),
+    ("badacey-pot-limit-double", 5, 52, "late", 3), ("badacey-pot-limit-double", 7, 43, "late", 3),
+    ("badacey-pot-limit-double", 13, 34, "late", 3), ("badacey-limit-triple", 4, 56, "late", 3),
+    ("badacey-limit-triple", 15, 55, "late", 3), ("badugi-limit", 70, 31, "late", 2),
+    ("badugi-no-limit", 31, 51, "late", 2), ("badugi-no-limit", 71, 43, "late", 2),
+    ("badacey-limit-triple", 70, 34, "late", 2),
+    ("badugi-pot-limit", 9, 56, "seat", 1), ("badugi-no-limit", 16, 65, "seat", 2),
+    ("badacey-limit-triple", 10, 34, "seat", 3), ("badacey-limit-triple", 21, 63, "seat", 1),
+]
+
+
+@pytest.mark.parametrize(("game", "seed", "index", "how", "by"), MOVED)
+def test_an_entry_keyed_late_or_for_the_wrong_seat_never_makes_a_wrong_award_final(
+        game: str, seed: int, index: int, how: str, by: int) -> None:
+    config, items = simulated(game, seed)
+    want, provisional = award(config, items)
+    assert want is not None and not provisional
+    entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
+    assert index in entries
+    moved = moved_late(items, index, entries[entries.index(index) + by]) if how == "late" else \
+        for_seat(items, index, by)
+    got, provisional = award(config, moved)
+    assert got == want or provisional, (got, want)
+
+
+def test_a_bet_keyed_after_a_hand_ended_by_a_fold_the_camera_saw_holds_its_award() -> None:
+    """Every entry keyed 3 s late, twice `ENTRY_LAG_S`: the camera's last fold ended badacey-limit-triple seed 27
+    before seat 9's bet was keyed. That bet is chips the pots never got: an error flag, and the award is made again
+    as provisional (before: a warning, and a wrong award made final)."""
+    config, items = simulated("badacey-limit-triple", 27)
+    want, _ = award(config, items)
+    late = sorted((dataclasses.replace(x, t=x.t + 3.0) if isinstance(x, DealerAction) else x for x in items),
+                  key=lambda x: (x.t, isinstance(x, DealerAction)))
+    referee = refereed(dataclasses.replace(config, camera=True), late)
+    final = referee.hands[0].awards[-1]
+    assert dict(final.award.totals) == want or final.provisional
+    assert any("after the hand ended" in f.message and f.severity is Severity.ERROR for f in referee.hands[0].flags)

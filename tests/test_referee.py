@@ -107,6 +107,20 @@ def test_uncontested_hand() -> None:
     assert hand.awards[-1].award.totals[2] == 3
 
 
+def test_chips_keyed_after_the_hand_ended_hold_its_award() -> None:
+    """Seat 2 wins uncontested, then a bet is keyed for it: chips the pots never got (a betting round the entries
+    were behind on), so an error flag, and the award is made again as provisional. A check keyed then moves nothing:
+    a warning, and the award stands."""
+    referee = run(Script().deal_all(ORDER).act(3, "fold").act(1, "fold").act(2, "bet", 2).gather())
+    flag = referee.flags[-1]
+    assert (flag.kind, flag.seat, flag.severity) == (FlagKind.ACTION_OUT_OF_TURN, 2, Severity.ERROR)
+    assert "after the hand ended" in flag.message
+    assert referee.hands[0].awards[-1].provisional and referee.hands[0].awards[-1].award.totals[2] == 3
+    checked = run(Script().deal_all(ORDER).act(3, "fold").act(1, "fold").act(2, "check").gather())
+    assert [f.severity for f in checked.flags] == [Severity.WARNING]
+    assert not checked.hands[0].awards[-1].provisional
+
+
 # -- prompts -------------------------------------------------------------------------------------------
 
 
@@ -526,23 +540,27 @@ def test_an_error_flag_after_the_award_makes_it_again_provisional_and_the_log_ke
     fold ends the hand and the pot (4) is awarded, final. Then its bet is keyed, and seat 1's raise: chips the pots do
     not hold, an error flag after the award. The award is made again, the same, provisional on that flag, so the
     floor decides (at entries keyed 3 s late, 2 of 180 clean simulated hands had a wrong award left final so); the log
-    keeps the award as first made and the provisional one after it. A warning after the award changes nothing."""
+    keeps the award as first made and the provisional one after it. Seat 1's raise, chips keyed after the hand ended,
+    is a second error: the award is made once more, provisional on both. A warning after the award changes nothing."""
     s = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
     s.wait(1.5).act(1, "check").act(2, "bet", 2).act(1, "raise", 4).act(2, "fold")
     referee = closed(s, camera_table())
     record = referee.hands[0]
     error = next(n for n, f in enumerate(record.flags) if f.severity is Severity.ERROR)
     assert "seat 2 has folded; bet not applied" in record.flags[error].message
-    first, again = record.awards
+    raised = next(n for n, f in enumerate(record.flags) if n > error and f.severity is Severity.ERROR)
+    assert "seat 1 raise to 4 after the hand ended" in record.flags[raised].message
+    first, again, last = record.awards
     assert not first.provisional and again.provisional and again.pending == (error,)
     assert again.award == first.award and dict(again.award.totals) == {1: 4, 2: 0, 3: 0}
     assert again.t == record.flags[error].t > first.t
+    assert last.award == first.award and last.pending == (error, raised)
     story = _logged_story(s)
-    assert story.count("AWARD") == 2 and "Provisional: flag #" in story.split("AWARD")[-1]
+    assert story.count("AWARD") == 3 and "Provisional: flags #" in story.split("AWARD")[-1]
     # a flag held for a late camera bears an earlier time than the award: the award made again is not dated before it
     held = make_flag(FlagKind.ILLEGAL_ACTION, 2, "held", first.t - 1.0, None, severity=Severity.ERROR)
     referee._emit(record, [held])
-    assert record.awards[-1].t == again.t and record.awards[-1].pending == (error, len(record.flags) - 1)
+    assert record.awards[-1].t == last.t and record.awards[-1].pending == (error, raised, len(record.flags) - 1)
     checked = Script().deal_all(ORDER).act(3, "fold").act(1, "call").act(2, "check").draw(1, 1).draw(2, 1).fold(2)
     checked.wait(1.5).act(1, "check").act(2, "check")
     [award] = closed(checked, camera_table()).hands[0].awards

@@ -249,10 +249,11 @@ def _errors_when_entered_late(game: str, seed: int, entry: tuple[int, str, int |
 def test_a_late_bet_landing_on_the_seats_next_bet_of_that_size_holds_the_award() -> None:
     """Badugi limit, seed 1: seat 9's bet to 4 is entered two places late, 10 ms after seat 9's bet to 4 in the next
     round. Seat 9 had been taken to check for it, so the repeat may be that bet, entered late, and the chips may be
-    wrong: an error flag holds the award (it was made as final, 8 chips short for seat 9)."""
+    wrong: an error flag holds the award (it was made as final, 8 chips short for seat 9). Seat 2's call of that bet,
+    keyed before it, found no bet to call when its turn came: an error flag too."""
     errors, held = _errors_when_entered_late("badugi-limit", 1, (9, "bet", 4), 2)
-    assert [f.seat for f in errors] == [9] and "entered late" in errors[0].message
-    assert "taken to check" in errors[0].message and held
+    assert [f.seat for f in errors] == [2, 9] and "found no bet to call" in errors[0].message
+    assert "entered late" in errors[1].message and "taken to check" in errors[1].message and held
 
 
 def test_a_late_raise_with_no_bet_to_raise_holds_the_award() -> None:

@@ -171,6 +171,8 @@ class HandRun(ShowdownChecks):
             self._action(item, frame)
         else:
             self._last_entry = None              # the table moved between two entries: not one key pressed twice
+            if not isinstance(item, SeatFolded):
+                self._entry_before = None        # (a fold seen is most often one keyed already)
         if isinstance(item, CardDealt):
             self._dealt(item)
         elif isinstance(item, CardExposed):
@@ -598,11 +600,11 @@ class HandRun(ShowdownChecks):
         """Follow an entry; when the seat's previous entry was in doubt (`_late_entry_of_taken`) and this one does
         not fit after it, that one was a late entry taken for a say in turn: an error flag, which holds the award."""
         seat, dealer = action.seat, action.source == "dealer"
-        previous = self._last_entry
+        previous = self._entry_before
         if dealer:
             if self._repeated(action, self._last_entry):
                 return
-            self._last_entry = action
+            self._last_entry = self._entry_before = action
         doubt = self._doubted.pop(seat, None) if dealer else None
         taken = self._taken_in_reach(seat) if dealer and action.action in ("bet", "raise") else None
         hand = self.hand
@@ -621,7 +623,7 @@ class HandRun(ShowdownChecks):
         misfit = (FlagKind.ACTION_OUT_OF_TURN, FlagKind.FOLD_OUT_OF_ORDER, FlagKind.ILLEGAL_ACTION)
         if not any(f.seat == seat and f.kind in misfit for f in self.flags[flags:]):
             if doubt is not None and doubt is previous and action.action == "fold":
-                # It fits, but folding right after the doubted entry, nothing between, is what a seat facing the bet
+                # It fits, but folding right after the doubted entry, no entry between, is what a seat facing the bet
                 # its late entry met would do; one that had called the bet would muck after a show. (Entered one
                 # place late, a call so read made 2 of 2,323 awards wrong and final: `benchmarks/referee_entries.py`.)
                 self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {doubt.action}, entered at "
@@ -720,12 +722,14 @@ class HandRun(ShowdownChecks):
             return
         if hand.phase is not Phase.BETTING or hand.actor is None:
             kind = FlagKind.FOLD_OUT_OF_ORDER if action.action == "fold" else FlagKind.ACTION_OUT_OF_TURN
-            if hand.phase is Phase.SHOWDOWN and action.action in ("bet", "raise", "call"):
-                # Chips entered at the showdown, not a say the seat was taken to make: a betting round the entries
-                # had not given the referee, so the pots it is about to award may be wrong.
-                self._flag(kind, seat, f"seat {seat} {action.words} at the showdown, with no betting round under "
-                           "way: the entries are behind the table, so the chips in the pots may be wrong", action.t,
-                           frame, severity=Severity.ERROR)
+            if hand.phase in (Phase.SHOWDOWN, Phase.AWARDING, Phase.DONE) and action.action in ("bet", "raise",
+                                                                                               "call"):
+                # Chips entered at the showdown or after the hand ended, not a say the seat was taken to make: a
+                # betting round the entries had not given the referee, so the pots it awards may be wrong.
+                when = "at the showdown" if hand.phase is Phase.SHOWDOWN else "after the hand ended"
+                self._flag(kind, seat, f"seat {seat} {action.words} {when}, with no betting round under way: the "
+                           "entries are behind the table, so the chips in the pots may be wrong", action.t, frame,
+                           severity=Severity.ERROR)
                 return
             self._flag(kind, seat, f"seat {seat} {action.action} while no betting round is under way "
                        f"({hand.phase})", action.t, frame)
@@ -760,6 +764,17 @@ class HandRun(ShowdownChecks):
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
             return
+        waiting = [p for p in self._entries_waiting() if p.source == "dealer"]
+        if (action.action == "call" and action.source == "dealer" and waiting and not hand.can_call(seat)
+                and not any(p.action == "bet" for p in waiting)):
+            # A call with no bet to call while entries keyed out of turn wait, none of them a bet (which would be
+            # what it calls, the seat's check before it missing): the bet it called was keyed late or not at all, so
+            # the chips in the pots may be wrong (benchmarks/referee_entries.py, late by 3).
+            seats = sorted({p.seat for p in waiting})
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s call found no bet to call while the entries "
+                       f"of seat{'s' if len(seats) > 1 else ''} {' and '.join(map(str, seats))}"
+                       " waited for their turns; taken as a check, but the bet it called may be among them or keyed "
+                       "late, so the chips in the pots may be wrong", action.t, frame, severity=Severity.ERROR)
         result = apply_action(hand, action, frame)
         if result.flag is not None:
             self._add(result.flag)
@@ -1015,6 +1030,13 @@ class HandRun(ShowdownChecks):
                 return
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
+                if item.action == "call" and item.source == "dealer" and not hand.can_call(item.seat):
+                    # Keyed out of turn as a call, yet its turn found no bet: the bet it called was keyed late or
+                    # never, so the chips in the pots may be wrong (benchmarks/referee_entries.py, late by 2 and 3).
+                    self._flag(FlagKind.ACTION_OUT_OF_TURN, item.seat, f"seat {item.seat}'s call, keyed out of turn "
+                               f"at {item.t:.1f} s, found no bet to call when its turn came; taken as a check, but the "
+                               "bet it called may have been keyed late or not at all, so the chips in the pots may be "
+                               "wrong", self._now, None, severity=Severity.ERROR)
                 result = apply_action(hand, item, None)
                 if result.flag is not None:
                     self._add(result.flag)

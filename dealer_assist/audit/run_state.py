@@ -71,6 +71,8 @@ class RunState:
         self._last_entry: DealerAction | None = None
         """The dealer's entry before this one, while no table event came since (a repeat of it is a key pressed
         twice)."""
+        self._entry_before: DealerAction | None = None
+        """The dealer's entry before this one, while the camera saw nothing since but cards going to the muck."""
         self._doubted: dict[int, DealerAction] = {}
         """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
         round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""
