@@ -140,22 +140,7 @@ class HandRun(ShowdownChecks):
         """Check one input against the hand and follow it."""
         t, frame = item.t, getattr(item, "frame", None)
         self._now = t
-        if self._draw_muck_held:
-            self._release_draw_mucks(item, t)
-        if self._missing_held:
-            self._release_missing(t)
-        if self._exposed_held:
-            self._release_exposed(t)
-        if self._fold_wait is not None:
-            self._release_fold_wait(item)
-        if self._fold_held:
-            self._release_folds(t)
-        if self._draw_fold_held:
-            self._release_draw_folds(t)
-        if self._next_held:
-            self._release_next_draw(t)
-        if self._late_held:
-            self._release_late(t, item.seat if isinstance(item, CardDealt | CardReplaced) else None)
+        self._release_late_findings(item, t)
         if isinstance(item, CardsShown) and item.seat in self._entered and not item.entered:
             return                                 # the dealer keyed that hand in: the camera's later reads of it go
         if isinstance(item, CardsShown) and item.entered:
@@ -213,16 +198,28 @@ class HandRun(ShowdownChecks):
         if self._short:
             self._release_short(float("inf"))
         self._release_deal(float("inf"))
-        self._release_draw_mucks(None, float("inf"))
-        self._release_missing(float("inf"))
-        self._release_exposed(float("inf"))
-        if self._fold_wait is not None:
-            self._release_fold_wait(None)
-        self._release_folds(float("inf"))
-        self._release_draw_folds(float("inf"))
-        self._release_next_draw(float("inf"))
-        self._release_late(float("inf"))
+        self._release_late_findings(None, float("inf"))
         self._award_hold = None
+
+    def _release_late_findings(self, item: TableEvent | DealerAction | None, now: float) -> None:
+        """Settle, in this order, what waits for a late camera or a late entry (at most `ENTRY_LAG_S`) and is settled
+        by `item` (None: the hand is being closed) or by the time passing `now`; each release says what settles it."""
+        if self._draw_muck_held:
+            self._release_draw_mucks(item, now)
+        if self._missing_held:
+            self._release_missing(now)
+        if self._exposed_held:
+            self._release_exposed(now)
+        if self._fold_wait is not None:
+            self._release_fold_wait(item)
+        if self._fold_held:
+            self._release_folds(now)
+        if self._draw_fold_held:
+            self._release_draw_folds(now)
+        if self._next_held:
+            self._release_next_draw(now)
+        if self._late_held:
+            self._release_late(now, item.seat if isinstance(item, CardDealt | CardReplaced) else None)
 
     def finish_award(self, t: float) -> None:
         """The recording ended while an award waited (`_award_hold`): award now."""
