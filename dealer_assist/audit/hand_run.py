@@ -761,20 +761,23 @@ class HandRun(ShowdownChecks):
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
             return
+        if action.action == "call" and action.source == "dealer" and not hand.can_call(seat):
+            self._flag_call_of_nothing(action, frame)
+        result = apply_action(hand, action, frame)
+        if result.flag is not None:
+            self._add(result.flag)
+
+    def _flag_call_of_nothing(self, action: DealerAction, frame: int | None) -> None:
+        """A call in turn with no bet to call while entries keyed out of turn wait, none of them a bet (which would be
+        what it calls, the seat's check before it missing): the bet it called was keyed late or not at all, so the
+        chips in the pots may be wrong (`benchmarks/referee_entries.py`, late by 3). An error flag."""
         waiting = [p for p in self._entries_waiting() if p.source == "dealer"]
-        if (action.action == "call" and action.source == "dealer" and waiting and not hand.can_call(seat)
-                and not any(p.action == "bet" for p in waiting)):
-            # A call with no bet to call while entries keyed out of turn wait, none of them a bet (which would be
-            # what it calls, the seat's check before it missing): the bet it called was keyed late or not at all, so
-            # the chips in the pots may be wrong (benchmarks/referee_entries.py, late by 3).
-            seats = sorted({p.seat for p in waiting})
+        if waiting and not any(p.action == "bet" for p in waiting):
+            seat, seats = action.seat, sorted({p.seat for p in waiting})
             self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s call found no bet to call while the entries "
                        f"of seat{'s' if len(seats) > 1 else ''} {' and '.join(map(str, seats))}"
                        " waited for their turns; taken as a check, but the bet it called may be among them or keyed "
                        "late, so the chips in the pots may be wrong", action.t, frame, severity=Severity.ERROR)
-        result = apply_action(hand, action, frame)
-        if result.flag is not None:
-            self._add(result.flag)
 
     def _fold_in_draw(self, action: DealerAction, frame: int | None) -> bool:
         """A fold entered while the draw is still visibly under way (a seat is owed cards, or a discard waits) is no
