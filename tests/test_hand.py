@@ -258,6 +258,89 @@ def test_fixed_limit_short_all_in_raise() -> None:
     assert opts is not None and opts.seat == 1 and opts.min_to == 5
 
 
+HALF_BET = HouseRules(short_all_in_rule="half_bet")
+
+
+def _after_draw_2(rules: HouseRules, stacks: dict[int, int]) -> Hand:
+    """Three seats, button 3, all calling 2 before the draw and checking after draw 1: the big-bet round (4)."""
+    hand = dealt(rules, stacks, button=3)
+    hand.call(3)
+    hand.call(1)
+    hand.check(2)
+    stand_pat_all(hand)
+    check_around(hand)
+    stand_pat_all(hand)
+    assert hand.round == 2 and hand.phase is Phase.BETTING
+    return hand
+
+
+@pytest.mark.parametrize(("rule", "complete_to"), [("full_raise", 5), ("half_bet", 4)])
+def test_an_all_in_bet_of_less_than_half_a_bet_may_be_completed_under_the_half_bet_rule(
+        rule: str, complete_to: int) -> None:
+    """Seat 1 bets its last chip in a 4 round. Full-bet rule: the next raise is a full bet above it (to 5); half-bet
+    rule (Robert's): seat 2 may complete it to a full bet (4), and the next raise is to 8."""
+    hand = _after_draw_2(HouseRules(short_all_in_rule=rule), {1: 3, 2: 100, 3: 100})  # type: ignore[arg-type]
+    hand.bet(1, 1)
+    opts = hand.options()
+    assert opts is not None and opts.seat == 2 and (opts.call, opts.min_to, opts.max_to) == (1, complete_to,
+                                                                                             complete_to)
+    assert hand.raise_to(complete_to, 2).full
+    opts = hand.options()
+    assert opts is not None and opts.min_to == complete_to + 4
+
+
+def test_an_all_in_of_half_a_bet_or_more_reopens_the_betting_under_the_half_bet_rule() -> None:
+    """Seat 1 checks, seat 2 bets all-in 2 in a 4 round, seat 3 calls. Under the half-bet rule that is a full bet:
+    seat 1, which acted, may raise, a full bet above it (to 6). Under the full-bet rule it may only call."""
+    for rules, reopened in ((HALF_BET, True), (LIMIT, False)):
+        hand = _after_draw_2(rules, {1: 100, 2: 4, 3: 100})
+        hand.check(1)
+        hand.bet(2, 2)
+        hand.call(3)
+        opts = hand.options()
+        assert opts is not None and opts.seat == 1 and opts.call == 2
+        if reopened:
+            assert (opts.raise_kind, opts.min_to) == ("raise", 6)
+        else:
+            assert opts.raise_kind is None and opts.why_no_raise is not None
+
+
+def test_an_all_in_of_less_than_half_a_bet_is_no_raise_of_the_cap_under_the_half_bet_rule() -> None:
+    """Bet 4, raises to 8 and 12, then seat 1 all-in to 13 (one chip over). Under the half-bet rule that is no raise:
+    seat 2, facing 5 more, may make the round's last raise, a full raise above 12 (to 16). Under the full-bet rule it
+    counted as the fourth: the round is capped."""
+    for rules, capped in ((HALF_BET, False), (LIMIT, True)):
+        hand = _after_draw_2(rules, {1: 15, 2: 100, 3: 100})
+        hand.bet(4, 1)
+        hand.raise_to(8, 2)
+        hand.raise_to(12, 3)
+        assert not hand.raise_to(13, 1).full
+        opts = hand.options()
+        assert opts is not None and opts.seat == 2 and opts.call == 5
+        if capped:
+            assert opts.raise_kind is None and opts.why_no_raise is not None and "capped" in opts.why_no_raise
+        else:
+            assert (opts.raise_kind, opts.min_to) == ("raise", 16)
+            hand.raise_to(16, 2)
+            opts = hand.options()
+            assert opts is not None and opts.raise_kind is None and "capped" in (opts.why_no_raise or "")
+
+
+def test_the_half_bet_rule_is_for_fixed_limit_only() -> None:
+    """Pot and no limit keep the full-bet rule under the house option (Robert's: the half-the-size rule is for limit
+    poker only): a short all-in raise does not reopen the betting for a seat that acted."""
+    hand = dealt(HouseRules(betting="no_limit", short_all_in_rule="half_bet"), {1: 500, 2: 17, 3: 500}, button=3)
+    hand.call(3)
+    hand.call(1)
+    hand.check(2)
+    stand_pat_all(hand)
+    hand.bet(10, 1)
+    hand.raise_to(15, 2)
+    hand.call(3)
+    opts = hand.options()
+    assert opts is not None and opts.seat == 1 and opts.raise_kind is None
+
+
 # -- all-ins and pots ----------------------------------------------------------------------------
 
 DECK_ORDER = "As 2h 3d 4c  Ks Qh Jd Tc  9s 8h 7d 6c  5s 4h 3c 2d"

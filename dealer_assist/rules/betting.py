@@ -8,6 +8,10 @@ a step costs no copies. The two short all-in rules:
 - ``pokerkit``: PokerKit's engine rule (a raise resets who has acted only when it is at least the
   largest raise of the round; consecutive short all-ins that add up to it reopen; a seat whose
   call is smaller than that raise size cannot raise), for comparing with and replaying PokerKit.
+- ``half_bet`` (fixed limit; Robert's Rules of Poker, the "half-bet rule"): an all-in of half a bet or
+  more over the last full bet level is treated as a full bet or raise (it reopens the betting and the
+  next raise is a full bet above it); one of less is not (a seat that has not acted may complete it to
+  a full bet). Pot and no limit keep ``full_raise``, as Robert's does.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ class BettingRound:
     __slots__ = (
         "acted",
         "acted_level",
+        "full_level",
         "increment",
         "last_aggressor",
         "raise_count",
@@ -67,12 +72,19 @@ class BettingRound:
         self.acted: set[int] = set()
         self.acted_level: dict[int, int] = {}
         self.short_sum = 0
+        self.full_level = 0
+        """half_bet: the bet level of the last bet or raise treated as full (the big blind pre-draw)."""
         self.last_aggressor: int | None = None
+
+    @property
+    def half_bet(self) -> bool:
+        """The half-bet rule applies (it is for fixed limit only)."""
+        return self.rules.short_all_in_rule == "half_bet" and self.rules.betting == "fixed_limit"
 
     def snapshot(self) -> tuple[object, ...]:
         return (
             self.round, tuple(self.to_act), self.raise_count, self.increment, tuple(sorted(self.acted)),
-            tuple(sorted(self.acted_level.items())), self.short_sum, self.last_aggressor,
+            tuple(sorted(self.acted_level.items())), self.short_sum, self.last_aggressor, self.full_level,
         )
 
     def start(self, bets: list[int], stacks: list[int], live: list[bool], big_blind: int = 1) -> None:
@@ -86,8 +98,9 @@ class BettingRound:
             opener = (big_blind + 1) % n
             if rules.betting == "fixed_limit" and rules.blind_counts_as_bet and max(bets) > 0:
                 self.raise_count = 1
-            if rules.short_all_in_rule == "full_raise" and max(bets) > 0:
+            if rules.short_all_in_rule != "pokerkit" and max(bets) > 0:
                 self.increment = max(bets)
+            self.full_level = max(bets)
         else:
             opener = 0
         first = second = 0  # the two largest amounts (bet + stack) among seats still in
@@ -130,6 +143,10 @@ class BettingRound:
             if self.short_sum and self.short_sum < self.increment and i in self.acted:
                 return ("an all-in short of a full raise does not reopen the betting for a seat that already acted"
                         "|short_all_in_rule")
+        elif self.half_bet:
+            if i in self.acted_level and 2 * (top - self.acted_level[i]) < self.unit:
+                return ("an all-in of less than half a bet does not reopen the betting for a seat that already acted"
+                        " (half-bet rule)|short_all_in_rule")
         elif i in self.acted_level and top - self.acted_level[i] < max(self.increment, self.unit):
             return ("an all-in short of a full raise does not reopen the betting for a seat that already acted"
                     "|short_all_in_rule")
@@ -146,6 +163,9 @@ class BettingRound:
         all_in = stacks[i] + bets[i]
         low = min(all_in, top + max(self.increment, self.unit))
         betting = self.rules.betting
+        if self.half_bet:
+            # a short all-in of less than half a bet is completed: a full bet above the last full level
+            low = min(all_in, max(self.full_level + self.unit, top + 1))
         if betting == "fixed_limit":
             return low, low
         if betting == "no_limit":
@@ -187,6 +207,13 @@ class BettingRound:
                 self.short_sum += raised
             if self.short_sum >= self.increment:
                 self.short_sum = 0
+            return full
+        if self.half_bet:
+            full = 2 * (amount - self.full_level) >= self.unit
+            if full:
+                self.full_level = amount
+            else:
+                self.raise_count -= 1       # less than half a bet: no bet or raise of the cap's
             return full
         full = raised >= max(self.increment, self.unit)
         if full:

@@ -20,13 +20,13 @@ Game = Literal["badugi", "badacey"]
 Betting = Literal["fixed_limit", "pot_limit", "no_limit"]
 DrawProcedure = Literal["sequential", "discard_then_replace"]
 OddChipRule = Literal["clockwise_from_button", "high_card_by_suit"]
-ShortAllInRule = Literal["full_raise", "pokerkit"]
+ShortAllInRule = Literal["full_raise", "half_bet", "pokerkit"]
 
 GAMES: tuple[str, ...] = ("badugi", "badacey")
 BETTINGS: tuple[str, ...] = ("fixed_limit", "pot_limit", "no_limit")
 DRAW_PROCEDURES: tuple[str, ...] = ("sequential", "discard_then_replace")
 ODD_CHIP_RULES: tuple[str, ...] = ("clockwise_from_button", "high_card_by_suit")
-SHORT_ALL_IN_RULES: tuple[str, ...] = ("full_raise", "pokerkit")
+SHORT_ALL_IN_RULES: tuple[str, ...] = ("full_raise", "half_bet", "pokerkit")
 PRESETS: tuple[str, ...] = (
     "badugi-limit",
     "badugi-pot-limit",
@@ -74,7 +74,8 @@ class HouseRules:
     """Fixed limit cap: the big blind counts as the round's bet pre-draw (major rooms; PokerKit: off)."""
     short_all_in_rule: ShortAllInRule = "full_raise"
     """full_raise: an all-in short of a full raise does not reopen betting for seats that already
-    acted (major rooms); pokerkit: PokerKit's engine rule, for replaying and comparing with it."""
+    acted (major rooms); half_bet (fixed limit; Robert's Rules): an all-in of half a bet or more is a full
+    bet or raise, one of less may be completed; pokerkit: PokerKit's engine rule, for replaying and comparing."""
     draw_procedure: DrawProcedure = "sequential"
     """sequential: each seat discards then gets its cards (000, 002 D); discard_then_replace (004)."""
     burn_before_draw: bool = True
