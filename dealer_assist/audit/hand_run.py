@@ -19,7 +19,7 @@ from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
 from dealer_assist.audit.run_state import Pending
 from dealer_assist.audit.showdown_check import ShowdownChecks
-from dealer_assist.rules.awards import MAX_UNREAD, AwardUndetermined
+from dealer_assist.rules.awards import MAX_UNREAD, AwardUndetermined, seats_text
 from dealer_assist.rules.hand import Phase
 from dealer_assist.rules.steps import Awarded, IllegalStep
 from dealer_assist.vision.events import (
@@ -245,6 +245,15 @@ class HandRun(ShowdownChecks):
         """Raise the out-of-turn flag of each fold the camera saw before its turn that is still waiting for its turn
         `ENTRY_LAG_S` after it (the entries before it were not merely keyed late)."""
         self._flag_past_lag(self._fold_held, FlagKind.FOLD_OUT_OF_ORDER, now)
+
+    def _fold_held_in_lag(self, seat: int) -> tuple[str, float, int | None] | None:
+        """Take `seat`'s held out-of-turn fold flag (`_fold_held`) now that its turn came or its round closed: raised
+        if the fold was seen more than `ENTRY_LAG_S` before (None then), else returned (the entries were keyed late)."""
+        held = self._fold_held.pop(seat, None)
+        if held is not None and self._now > held[1] + ENTRY_LAG_S:
+            self._flag(FlagKind.FOLD_OUT_OF_ORDER, seat, *held)
+            return None
+        return held
 
     def _flag_past_lag(self, held: dict[int, tuple[str, float, int | None]], kind: FlagKind, now: float) -> None:
         """Raise each flag in `held` (seat: words, time, frame) whose entries have not come `ENTRY_LAG_S` after it."""
@@ -674,9 +683,7 @@ class HandRun(ShowdownChecks):
         if hand.phase is Phase.DRAWING and self._fold_in_draw(action, frame):
             self.taken_in = hand.phase
             return
-        held = self._missing_held.get(action.seat)
-        if (hand.phase is Phase.DRAWING and held is not None and action.t <= held[1] + ENTRY_LAG_S
-                and self._late_entry_of_taken(action)):
+        if hand.phase is Phase.DRAWING and self._missing_in_lag(action) and self._late_entry_of_taken(action):
             # the say the seat was taken to make, keyed late as the camera saw the draw begin: no say of the next
             # betting round, so it does not end the draw (every seat not yet seen drawing standing pat)
             self.taken_in = hand.phase
@@ -761,23 +768,31 @@ class HandRun(ShowdownChecks):
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
             return
-        if action.action == "call" and action.source == "dealer" and not hand.can_call(seat):
-            self._flag_call_of_nothing(action, frame)
+        self._flag_call_of_nothing(action, frame)
         result = apply_action(hand, action, frame)
         if result.flag is not None:
             self._add(result.flag)
 
-    def _flag_call_of_nothing(self, action: DealerAction, frame: int | None) -> None:
-        """A call in turn with no bet to call while entries keyed out of turn wait, none of them a bet (which would be
-        what it calls, the seat's check before it missing): the bet it called was keyed late or not at all, so the
-        chips in the pots may be wrong (`benchmarks/referee_entries.py`, late by 3). An error flag."""
+    def _flag_call_of_nothing(self, action: DealerAction, frame: int | None, *, waited: bool = False) -> None:
+        """A keyed call about to stand with no bet to call (a check): the bet it called was keyed late or not at all,
+        so the chips in the pots may be wrong, an error flag (`benchmarks/referee_entries.py`, late by 2 and 3). So
+        when the call was keyed out of turn and `waited` for its turn, or when it is in turn while entries keyed out
+        of turn wait, none of them a bet (a bet would be what it calls, the seat's check before it missing)."""
+        seat = action.seat
+        if action.action != "call" or action.source != "dealer" or self.hand.can_call(seat):
+            return
+        if waited:
+            self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s call, keyed out of turn at {action.t:.1f} s, "
+                       "found no bet to call when its turn came; taken as a check, but the bet it called may have been "
+                       "keyed late or not at all, so the chips in the pots may be wrong", self._now, None,
+                       severity=Severity.ERROR)
+            return
         waiting = [p for p in self._entries_waiting() if p.source == "dealer"]
         if waiting and not any(p.action == "bet" for p in waiting):
-            seat, seats = action.seat, sorted({p.seat for p in waiting})
             self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s call found no bet to call while the entries "
-                       f"of seat{'s' if len(seats) > 1 else ''} {' and '.join(map(str, seats))}"
-                       " waited for their turns; taken as a check, but the bet it called may be among them or keyed "
-                       "late, so the chips in the pots may be wrong", action.t, frame, severity=Severity.ERROR)
+                       f"of {seats_text(sorted({p.seat for p in waiting}))} waited for their turns; taken as a check, "
+                       "but the bet it called may be among them or keyed late, so the chips in the pots may be wrong",
+                       action.t, frame, severity=Severity.ERROR)
 
     def _fold_in_draw(self, action: DealerAction, frame: int | None) -> bool:
         """A fold entered while the draw is still visibly under way (a seat is owed cards, or a discard waits) is no
@@ -830,10 +845,14 @@ class HandRun(ShowdownChecks):
             self._doubted[seat] = action        # its next entry tells whether this one was late
             return False
         del self._taken[seat]
-        held = self._missing_held.get(seat)
-        if held is not None and action.t <= held[1] + ENTRY_LAG_S:
+        if self._missing_in_lag(action):
             del self._missing_held[seat]        # keyed late, not missing: no flag
         return True
+
+    def _missing_in_lag(self, action: DealerAction) -> bool:
+        """Is `action` keyed within `ENTRY_LAG_S` of the held missing-action flag of its seat (`_missing_held`)?"""
+        held = self._missing_held.get(action.seat)
+        return held is not None and action.t <= held[1] + ENTRY_LAG_S
 
     def _draw_card_in_betting(self, seat: int) -> bool:
         """A card landing, in a betting round before a draw, at a seat seen discarding in it: the dealer has gone
@@ -1020,23 +1039,15 @@ class HandRun(ShowdownChecks):
     def _apply_pending(self, item: Pending) -> None:
         hand = self.hand
         if isinstance(item, DealerAction) and item.action == "fold" and item.source == "vision":
-            held = self._fold_held.pop(item.seat, None)
-            if held is not None and self._now > held[1] + ENTRY_LAG_S:
-                self._flag(FlagKind.FOLD_OUT_OF_ORDER, item.seat, *held)
-            elif held is not None and self._fold_wait is None:
+            held = self._fold_held_in_lag(item.seat)
+            if held is not None and self._fold_wait is None:
                 # Its turn came within ENTRY_LAG_S of the cards going, by entries keyed late: the seat's own say
                 # before the fold may be keyed late too, and goes first, as for a fold seen in turn.
                 self._fold_wait = SeatFolded(item.t, held[2] or 0, item.seat)
                 return
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
-                if item.action == "call" and item.source == "dealer" and not hand.can_call(item.seat):
-                    # Keyed out of turn as a call, yet its turn found no bet: the bet it called was keyed late or
-                    # never, so the chips in the pots may be wrong (benchmarks/referee_entries.py, late by 2 and 3).
-                    self._flag(FlagKind.ACTION_OUT_OF_TURN, item.seat, f"seat {item.seat}'s call, keyed out of turn "
-                               f"at {item.t:.1f} s, found no bet to call when its turn came; taken as a check, but the "
-                               "bet it called may have been keyed late or not at all, so the chips in the pots may be "
-                               "wrong", self._now, None, severity=Severity.ERROR)
+                self._flag_call_of_nothing(item, None, waited=True)
                 result = apply_action(hand, item, None)
                 if result.flag is not None:
                     self._add(result.flag)
@@ -1061,12 +1072,9 @@ class HandRun(ShowdownChecks):
         the pot went to the other seat, a wrong award made final). Only at the gather, if the seat never showed
         (`_muck_seen_early`)."""
         for p in self.pending:
-            if isinstance(p, DealerAction) and p.source == "vision" and p.action == "fold":
-                held = self._fold_held.pop(p.seat, None)
-                if held is not None and self._now > held[1] + ENTRY_LAG_S:
-                    self._flag(FlagKind.FOLD_OUT_OF_ORDER, p.seat, *held)
-                elif held is not None:
-                    self._muck_in_lag.add(p.seat)     # its muck at the showdown, unless it shows (`_muck_seen_early`)
+            if (isinstance(p, DealerAction) and p.source == "vision" and p.action == "fold"
+                    and self._fold_held_in_lag(p.seat) is not None):
+                self._muck_in_lag.add(p.seat)     # its muck at the showdown, unless it shows (`_muck_seen_early`)
 
     def _drain(self) -> None:
         hand = self.hand
