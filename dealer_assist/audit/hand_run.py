@@ -408,9 +408,8 @@ class HandRun(ShowdownChecks):
         which holds the award)."""
         early = sorted({p.seat for p in self._mucked_before(seat)})
         if early:
-            who = " and ".join(map(str, early))
             self._flag(FlagKind.SHOW_OUT_OF_ORDER, seat, f"seat {seat}, due to show first, kept its cards to the "
-                       f"gather, but seat{'s' if len(early) > 1 else ''} {who} mucked before it; a mucked hand is "
+                       f"gather, but {seats_text(early)} mucked before it; a mucked hand is "
                        f"dead, so the pot may be seat {seat}'s", t, frame, severity=Severity.ERROR)
 
     def _show_read_in_part(self, ev: CardsShown) -> bool:
@@ -890,8 +889,7 @@ class HandRun(ShowdownChecks):
         round_no = hand.round
         name = "the betting before the first draw" if round_no == 0 else f"the betting after draw {round_no}"
         waiting = sorted({p.seat for p in self.pending if isinstance(p, DealerAction)})
-        after = (f"; the out-of-turn entries of seat{'s' if len(waiting) > 1 else ''} "
-                 f"{' and '.join(map(str, waiting))} waited on it" if waiting else "")
+        after = f"; the out-of-turn entries of {seats_text(waiting)} waited on it" if waiting else ""
         words = (f"no action was entered for seat {seat} in {name}, yet the table went on ({evidence}); taken as a "
                  f"{kind}, since its cards stayed in{after}")
         if self.camera:

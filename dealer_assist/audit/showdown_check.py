@@ -5,6 +5,7 @@ from __future__ import annotations
 from dealer_assist.audit.draw_check import DrawChecks
 from dealer_assist.audit.outputs import KeyMoment
 from dealer_assist.audit.records import FlagKind, Severity
+from dealer_assist.rules.awards import seats_text
 from dealer_assist.rules.hand import Phase
 from dealer_assist.rules.steps import IllegalStep
 from dealer_assist.vision.events import (
@@ -73,7 +74,7 @@ class ShowdownChecks(DrawChecks):
         late = sorted(s for s, t in self._show_t.items() if t > ev.t + 1e-6 and s not in self._entered)
         self._show_t[ev.seat] = ev.t
         if late:
-            self._flag(FlagKind.SHOW_OUT_OF_ORDER, ev.seat, f"seat {ev.seat} showed before seat "
-                       f"{' and '.join(map(str, late))}, whose turn came first", ev.t, ev.frame,
+            self._flag(FlagKind.SHOW_OUT_OF_ORDER, ev.seat, f"seat {ev.seat} showed before {seats_text(late)}, whose "
+                       f"turn{'s' if len(late) > 1 else ''} came first", ev.t, ev.frame,
                        once=("show", ev.seat))
 
