@@ -7,8 +7,8 @@ Matching rules (image px):
   scene) and the detection's centre lies within the card's outline grown by a margin; otherwise it
   is a false positive. Recall counts must-find cards found; precision counts card detections that
   are true positives among those not matched to a may-find card.
-- A face-down card must be found when at least `BACK_VISIBLE` of it shows; a back detection matches
-  the nearest unmatched back whose outline holds the detection's centre.
+- A face-down card must be found when at least `BACK_VISIBLE` of it shows; back detections are paired one to one
+  with the backs whose outlines hold their centres, as many pairs as can be made (`max_matching`).
 - The button is found when a button detection's centre lies within the button's outline (grown).
 """
 
@@ -47,6 +47,30 @@ def _inside(obj: ObjectTruth, x: float, y: float, grow: float) -> bool:
 def _in_image(poly: Iterable[tuple[float, float]], w: int, h: int) -> bool:
     pts = np.asarray(list(poly))
     return bool(pts[:, 0].min() >= 0 and pts[:, 1].min() >= 0 and pts[:, 0].max() <= w and pts[:, 1].max() <= h)
+
+
+def max_matching(holds: list[list[int]], n_right: int) -> dict[int, int]:
+    """The most (left, right) pairs with each side used once, `holds[left]` listing the rights it may pair with.
+
+    Backs of a fan or a dealt row overlap, so a box's centre often lies on two cards: pairing boxes to cards
+    first come, first served left a card uncounted when an earlier box took it from a later box that lay on it
+    alone. Augmenting paths (Kuhn) find the largest pairing; a scene holds tens of boxes, so this is instant
+    (written here: scipy's linear_sum_assignment would add a dependency for twelve lines).
+    """
+    owner = [-1] * n_right
+
+    def place(left: int, seen: set[int]) -> bool:
+        for right in holds[left]:
+            if right not in seen:
+                seen.add(right)
+                if owner[right] < 0 or place(owner[right], seen):
+                    owner[right] = left
+                    return True
+        return False
+
+    for left in range(len(holds)):
+        place(left, set())
+    return {left: right for right, left in enumerate(owner) if left >= 0}
 
 
 @dataclass
@@ -119,19 +143,17 @@ class Tally:
         # backs
         backs = [o for o in truth.objects if o.kind == "card_back"]
         must_b = [o for o in backs if o.visible >= BACK_VISIBLE]
-        matched: set[int] = set()
-        for i in np.flatnonzero(dets.is_back).tolist():
-            cx, cy = (float(v) for v in dets.centers[i])
-            hits = [o for o in must_b if o.id not in matched and _inside(o, cx, cy, 2)]
-            self.back_dets += 1
-            if hits:
-                best = max(hits, key=lambda o: o.visible)
-                matched.add(best.id)
+        centres = [(float(x), float(y)) for x, y in dets.centers[dets.is_back]]
+        holds = [[j for j, o in enumerate(must_b) if _inside(o, x, y, 2)] for x, y in centres]
+        pairs = max_matching(holds, len(must_b))
+        for k, (x, y) in enumerate(centres):
+            if k in pairs:
+                self.back_dets += 1
                 self.back_dets_ok += 1
-            elif any(_inside(o, cx, cy, 2) for o in backs if o.visible >= BACK_MAY_VISIBLE):
-                self.back_dets -= 1  # a barely visible back: no penalty
+            elif not any(_inside(o, x, y, 2) for o in backs if o.visible >= BACK_MAY_VISIBLE):
+                self.back_dets += 1  # a box on no card; one on a barely visible back or a second one: no penalty
         self.backs_must += len(must_b)
-        self.backs_found += len(matched)
+        self.backs_found += len(pairs)
         # button
         buttons = [o for o in truth.objects if o.kind == "button" and o.visible >= 0.5]
         found_button = False
