@@ -40,6 +40,10 @@ MOVED = [
     ("badacey-limit-triple", 70, 34, "late", 2),
     ("badugi-pot-limit", 9, 56, "seat", 1), ("badugi-no-limit", 16, 65, "seat", 2),
     ("badacey-limit-triple", 10, 34, "seat", 3), ("badacey-limit-triple", 21, 63, "seat", 1),
+    # Before the rule of 2026-12-07 (late evening): a call keyed late, then the same seat's raise taken as the bet
+    # after a draw nobody was seen drawing in, every seat standing pat (`HandRun._flag_answer_to_nothing`).
+    ("badugi-pot-limit", 212, 13, "late", 2), ("badugi-no-limit", 212, 13, "late", 2),
+    ("badugi-pot-limit", 178, 31, "late", 3), ("badugi-no-limit", 178, 31, "late", 3),
 ]
 
 
@@ -69,3 +73,18 @@ def test_a_bet_keyed_after_a_hand_ended_by_a_fold_the_camera_saw_holds_its_award
     final = referee.hands[0].awards[-1]
     assert dict(final.award.totals) == want or final.provisional
     assert any("after the hand ended" in f.message and f.severity is Severity.ERROR for f in referee.hands[0].flags)
+
+
+def test_a_raise_right_after_the_same_seats_call_across_an_unseen_draw_is_an_error() -> None:
+    """badugi-no-limit seed 212, seat 4's completing call keyed two places late: it closed the betting, and seat 4's
+    raise, keyed next, was taken as the bet after a draw where every seat stood pat (nothing was seen drawn). A round
+    starts with nothing to raise: an error flag, and the award waits on the floor."""
+    config, items = simulated("badugi-no-limit", 212)
+    entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
+    i = entries.index(13)
+    referee = refereed(config, moved_late(items, 13, entries[i + 2]))
+    said = [f for f in referee.hands[0].flags if "starts with nothing to raise" in f.message]
+    assert [(f.seat, f.severity) for f in said] == [(4, Severity.ERROR)]
+    assert referee.hands[0].awards[-1].provisional
+    # on time, the same hand has no such flag
+    assert not refereed(config, items).hands[0].flags

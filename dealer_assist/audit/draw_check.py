@@ -49,6 +49,11 @@ class DrawChecks(RunState):
         hand = self.hand
         return sum(1 for i in range(len(hand.seats)) if hand.live[i] and hand.stacks[i] > 0) <= 1
 
+    def _draw_unseen(self) -> bool:
+        """A draw is under way and no seat has been seen drawing in it: no discard, no card given."""
+        self._sync_draw()
+        return self.hand.phase is Phase.DRAWING and not self._declared and not self._received and not self._collected
+
     def _muck_ends_draw(self, seat: int) -> bool:
         """A draw with no betting after it (every seat still in but one at most is all-in), nothing of it visibly under
         way (no seat owed cards, no discard waiting), and either the last draw with `seat` having had its turn in it

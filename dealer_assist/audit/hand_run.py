@@ -617,8 +617,14 @@ class HandRun(ShowdownChecks):
         # round before, it may be that round's raise, entered late.
         unfaced = (taken is not None and action.action == "raise" and hand.phase is Phase.BETTING
                    and hand.actor == seat and hand.can_check(seat))
+        # A call or raise as the first say after a draw nobody was seen drawing in, from the seat whose say ended the
+        # round before: nothing to answer yet, so more likely that round's say keyed late (`_flag_answer_to_nothing`).
+        answers_nothing = (dealer and action.action in ("call", "raise") and hand.phase is Phase.DRAWING
+                           and previous is not None and previous.seat == seat and self._draw_unseen())
         flags = len(self.flags)
         self._follow_action(action, frame)
+        if answers_nothing and self.hand.phase is not Phase.DRAWING:
+            self._flag_answer_to_nothing(action, frame)
         if unfaced and taken is not None:
             self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {action.words} came with no bet to raise, "
                        f"and seat {seat} was taken to {taken[0]} earlier for an entry never made: it may be that "
@@ -792,6 +798,18 @@ class HandRun(ShowdownChecks):
                        f"of {seats_text(sorted({p.seat for p in waiting}))} waited for their turns; taken as a check, "
                        "but the bet it called may be among them or keyed late, so the chips in the pots may be wrong",
                        action.t, frame, severity=Severity.ERROR)
+
+    def _flag_answer_to_nothing(self, action: DealerAction, frame: int | None) -> None:
+        """A call or raise keyed while a draw nobody was seen drawing in was under way, by the seat whose say ended the
+        betting before it: taken as the first say after the draw, every seat standing pat, though a betting round
+        starts with nothing to call or raise. More likely the seat's say in the round before, keyed late, so the chips
+        in the pots may be wrong: an error flag (`benchmarks/referee_entries.py`: a call keyed two or three places
+        late, then the same seat's raise taken as the bet after a pat draw, made awards wrong and final)."""
+        self._flag(FlagKind.ACTION_OUT_OF_TURN, action.seat, f"seat {action.seat}'s {action.action} came right after "
+                   f"its say that ended the betting, with no card seen drawn since; taken as its say after every seat "
+                   f"stood pat, but a betting round starts with nothing to {action.action}: it may be a say of the "
+                   "round before, keyed late, so the chips in the pots may be wrong", action.t, frame,
+                   severity=Severity.ERROR)
 
     def _fold_in_draw(self, action: DealerAction, frame: int | None) -> bool:
         """A fold entered while the draw is still visibly under way (a seat is owed cards, or a discard waits) is no
