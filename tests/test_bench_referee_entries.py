@@ -41,9 +41,11 @@ MOVED = [
     ("badugi-pot-limit", 9, 56, "seat", 1), ("badugi-no-limit", 16, 65, "seat", 2),
     ("badacey-limit-triple", 10, 34, "seat", 3), ("badacey-limit-triple", 21, 63, "seat", 1),
     # Before the rule of 2026-12-07 (late evening): a call keyed late, then the same seat's raise taken as the bet
-    # after a draw nobody was seen drawing in, every seat standing pat (`HandRun._flag_answer_to_nothing`).
+    # after a draw nobody was seen drawing in, every seat standing pat (`HandRun._flag_answer_to_nothing`); or a call
+    # keyed late taken as the call of a later round's bet, then the same seat's fold across an unseen draw.
     ("badugi-pot-limit", 212, 13, "late", 2), ("badugi-no-limit", 212, 13, "late", 2),
     ("badugi-pot-limit", 178, 31, "late", 3), ("badugi-no-limit", 178, 31, "late", 3),
+    ("badugi-pot-limit", 163, 15, "late", 3), ("badugi-no-limit", 163, 15, "late", 3),
 ]
 
 
@@ -83,7 +85,7 @@ def test_a_raise_right_after_the_same_seats_call_across_an_unseen_draw_is_an_err
     entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
     i = entries.index(13)
     referee = refereed(config, moved_late(items, 13, entries[i + 2]))
-    said = [f for f in referee.hands[0].flags if "starts with nothing to raise" in f.message]
+    said = [f for f in referee.hands[0].flags if "starts with no bet to raise" in f.message]
     assert [(f.seat, f.severity) for f in said] == [(4, Severity.ERROR)]
     assert referee.hands[0].awards[-1].provisional
     # on time, the same hand has no such flag

@@ -617,14 +617,17 @@ class HandRun(ShowdownChecks):
         # round before, it may be that round's raise, entered late.
         unfaced = (taken is not None and action.action == "raise" and hand.phase is Phase.BETTING
                    and hand.actor == seat and hand.can_check(seat))
-        # A call or raise as the first say after a draw nobody was seen drawing in, from the seat whose say ended the
-        # round before: nothing to answer yet, so more likely that round's say keyed late (`_flag_answer_to_nothing`).
-        answers_nothing = (dealer and action.action in ("call", "raise") and hand.phase is Phase.DRAWING
+        # A call, raise or fold as the first say after a draw nobody was seen drawing in, from the seat whose say ended
+        # the round before: nothing to answer yet, so a say keyed late (`_flag_answer_to_nothing`).
+        answers_nothing = (dealer and action.action in ("call", "raise", "fold") and hand.phase is Phase.DRAWING
                            and previous is not None and previous.seat == seat and self._draw_unseen())
         flags = len(self.flags)
         self._follow_action(action, frame)
         if answers_nothing and self.hand.phase is not Phase.DRAWING:
-            self._flag_answer_to_nothing(action, frame)
+            if action.action == "fold" and any(p is action for p in self.pending):
+                self._fold_of_nothing.append((action, frame))   # out of turn: flagged if it stands (`_apply_pending`)
+            else:
+                self._flag_answer_to_nothing(action, frame)
         if unfaced and taken is not None:
             self._flag(FlagKind.ACTION_OUT_OF_TURN, seat, f"seat {seat}'s {action.words} came with no bet to raise, "
                        f"and seat {seat} was taken to {taken[0]} earlier for an entry never made: it may be that "
@@ -800,16 +803,17 @@ class HandRun(ShowdownChecks):
                        action.t, frame, severity=Severity.ERROR)
 
     def _flag_answer_to_nothing(self, action: DealerAction, frame: int | None) -> None:
-        """A call or raise keyed while a draw nobody was seen drawing in was under way, by the seat whose say ended the
-        betting before it: taken as the first say after the draw, every seat standing pat, though a betting round
-        starts with nothing to call or raise. More likely the seat's say in the round before, keyed late, so the chips
-        in the pots may be wrong: an error flag (`benchmarks/referee_entries.py`: a call keyed two or three places
-        late, then the same seat's raise taken as the bet after a pat draw, made awards wrong and final)."""
+        """A call, raise or fold keyed while a draw nobody was seen drawing in was under way, by the seat whose say
+        ended the betting before it: a betting round starts with no bet to answer, so one of the seat's two says was
+        more likely keyed late (the call of the round before, or a call taken for a later round's) than the table
+        having drawn unseen; the chips in the pots may be wrong, an error flag (`benchmarks/referee_entries.py`:
+        entries keyed two or three places late made awards wrong and final this way). The entry is followed as
+        before."""
+        what = {"call": "call", "raise": "raise", "fold": "fold to"}[action.action]
         self._flag(FlagKind.ACTION_OUT_OF_TURN, action.seat, f"seat {action.seat}'s {action.action} came right after "
-                   f"its say that ended the betting, with no card seen drawn since; taken as its say after every seat "
-                   f"stood pat, but a betting round starts with nothing to {action.action}: it may be a say of the "
-                   "round before, keyed late, so the chips in the pots may be wrong", action.t, frame,
-                   severity=Severity.ERROR)
+                   "its say that ended the betting, with no card seen drawn since, yet a betting round starts with no "
+                   f"bet to {what}: one of the two says may have been keyed late, so the chips in the pots may be "
+                   "wrong", action.t, frame, severity=Severity.ERROR)
 
     def _fold_in_draw(self, action: DealerAction, frame: int | None) -> bool:
         """A fold entered while the draw is still visibly under way (a seat is owed cards, or a discard waits) is no
@@ -1064,6 +1068,9 @@ class HandRun(ShowdownChecks):
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
                 self._flag_call_of_nothing(item, None, waited=True)
+                for doubt in [d for d in self._fold_of_nothing if d[0] is item]:
+                    self._fold_of_nothing.remove(doubt)
+                    self._flag_answer_to_nothing(*doubt)
                 result = apply_action(hand, item, None)
                 if result.flag is not None:
                     self._add(result.flag)

@@ -76,6 +76,9 @@ class RunState:
         self._doubted: dict[int, DealerAction] = {}
         """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
         round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""
+        self._fold_of_nothing: list[tuple[DealerAction, int | None]] = []
+        """Folds keyed out of turn that would answer no bet (`HandRun._flag_answer_to_nothing`): flagged if they stand
+        as the seat's fold when its turn comes, not if the camera shows them another seat's, keyed for the wrong one."""
         self._early: list[tuple[CardsDiscarded, int | None]] = []
         """Discards seen while a betting round before a draw was still open, with the seat then to act."""
         self._late_held: list[CardsDiscarded] = []
