@@ -28,9 +28,10 @@ def test_clean_hands_keyed_on_time_or_a_second_late_at_a_camera_table_are_unflag
 
 
 # Each of these moves one entry of a clean simulated hand (no camera): keyed two or three entries late, or for the
-# next seat. Each made a wrong award final before the rules of 2026-12-07 (night): a call keyed with no bet to call
-# while entries out of turn waited, none of them a bet; a fold or call with nothing to call read as the first say
-# after a draw nobody was seen drawing in; a fold right after a doubted call with a camera event between.
+# next seat, or leaves it out. Each made a wrong award final before the rules of 2026-12-07 (night): a call keyed
+# with no bet to call while entries out of turn waited, none of them a bet; a fold or call with nothing to call read
+# as the first say after a draw nobody was seen drawing in; a fold right after a doubted call with a camera event
+# between. The later ones: see the comments in the list.
 MOVED = [
     ("badugi-limit", 28, 62, "late", 3), ("badacey-pot-limit-double", 26, 23, "late", 2),
     ("badacey-pot-limit-double", 5, 52, "late", 3), ("badacey-pot-limit-double", 7, 43, "late", 3),
@@ -46,19 +47,24 @@ MOVED = [
     ("badugi-pot-limit", 212, 13, "late", 2), ("badugi-no-limit", 212, 13, "late", 2),
     ("badugi-pot-limit", 178, 31, "late", 3), ("badugi-no-limit", 178, 31, "late", 3),
     ("badugi-pot-limit", 163, 15, "late", 3), ("badugi-no-limit", 163, 15, "late", 3),
+    # Before the rule after it: a call left out (or keyed for the wrong seat), the seats after it keyed, and the seat's
+    # cards seen going to the muck at the showdown 1.9 s and more later, taken as its fold in turn with no flag
+    # (`HandRun._flag_fold_after_later_entries`).
+    ("badacey-no-limit-single", 99, 37, "missing", 0), ("badacey-no-limit-single", 99, 37, "seat", 8),
+    ("badugi-limit", 313, 75, "missing", 0), ("badugi-limit", 313, 75, "seat", 3),
 ]
 
 
 @pytest.mark.parametrize(("game", "seed", "index", "how", "by"), MOVED)
-def test_an_entry_keyed_late_or_for_the_wrong_seat_never_makes_a_wrong_award_final(
+def test_an_entry_keyed_late_for_the_wrong_seat_or_left_out_never_makes_a_wrong_award_final(
         game: str, seed: int, index: int, how: str, by: int) -> None:
     config, items = simulated(game, seed)
     want, provisional = award(config, items)
     assert want is not None and not provisional
     entries = [i for i, x in enumerate(items) if isinstance(x, DealerAction)]
     assert index in entries
-    moved = moved_late(items, index, entries[entries.index(index) + by]) if how == "late" else \
-        for_seat(items, index, by)
+    moved = (moved_late(items, index, entries[entries.index(index) + by]) if how == "late"
+             else [*items[:index], *items[index + 1:]] if how == "missing" else for_seat(items, index, by))
     got, provisional = award(config, moved)
     assert got == want or provisional, (got, want)
 

@@ -622,6 +622,8 @@ class HandRun(ShowdownChecks):
         answers_nothing = (dealer and action.action in ("call", "raise", "fold") and hand.phase is Phase.DRAWING
                            and previous is not None and previous.seat == seat and self._draw_unseen())
         flags = len(self.flags)
+        if not dealer and action.action == "fold" and hand.phase is Phase.BETTING and hand.actor == seat:
+            self._flag_fold_after_later_entries(action, frame)
         self._follow_action(action, frame)
         if answers_nothing and self.hand.phase is not Phase.DRAWING:
             if action.action == "fold" and any(p is action for p in self.pending):
@@ -801,6 +803,22 @@ class HandRun(ShowdownChecks):
                        f"of {seats_text(sorted({p.seat for p in waiting}))} waited for their turns; taken as a check, "
                        "but the bet it called may be among them or keyed late, so the chips in the pots may be wrong",
                        action.t, frame, severity=Severity.ERROR)
+
+    def _flag_fold_after_later_entries(self, fold: DealerAction, frame: int | None) -> None:
+        """The camera saw a seat's cards go in its turn, more than `ENTRY_LAG_S` after the dealer keyed the say of a
+        seat after it: the dealer keys in turn, so the seat had its say then, and had it folded, its cards would have
+        gone then. More likely it called or checked, never keyed, and its cards went at the showdown: taken as the
+        fold, but with an error flag, as the chips in the pots may be wrong (`benchmarks/referee_entries.py`: a call
+        left out, the seat mucking at the showdown, made awards wrong and final)."""
+        later = [p for p in self._entries_waiting() if p.source == "dealer" and p.seat != fold.seat]
+        if not later or later[0].t >= fold.t - ENTRY_LAG_S:
+            return
+        seat = fold.seat
+        self._flag(FlagKind.ACTION_MISSING, seat, f"seat {seat}'s cards went to the muck in its turn "
+                   f"{fold.t - later[0].t:.1f} s after seat {later[0].seat}'s {later[0].action} was keyed, with no "
+                   f"entry for seat {seat}: taken as its fold, but it may have called or checked, never keyed, and "
+                   "mucked at the showdown, so the chips in the pots may be wrong", fold.t, frame,
+                   severity=Severity.ERROR)
 
     def _flag_answer_to_nothing(self, action: DealerAction, frame: int | None) -> None:
         """A call, raise or fold keyed while a draw nobody was seen drawing in was under way, by the seat whose say
