@@ -52,6 +52,10 @@ MOVED = [
     # (`HandRun._flag_fold_after_later_entries`).
     ("badacey-no-limit-single", 99, 37, "missing", 0), ("badacey-no-limit-single", 99, 37, "seat", 8),
     ("badugi-limit", 313, 75, "missing", 0), ("badugi-limit", 313, 75, "seat", 3),
+    # Before the rule after that: a raise keyed late, and the fold keyed after it by a seat whose turn then never came
+    # in that round, standing a round later with no flag (`HandRun._flag_stale_entry`).
+    ("badugi-limit", 93, 33, "late", 3), ("badacey-limit-triple", 93, 37, "late", 3),
+    ("badacey-limit-triple", 75, 59, "late", 3),
 ]
 
 

@@ -757,6 +757,7 @@ class HandRun(ShowdownChecks):
             self._follow_action(action, frame, inferred=True)
             return
         if fit == "next round":
+            self._keyed_in_round.clear()          # the entries waiting are the next round's, keyed in turn there
             self._close_betting(f"the entries since, seat {seat}'s {action.action} the last, fit the betting after "
                                 f"draw {hand.round + 1}, and no card was seen drawn: every seat stood pat", action.t,
                                 frame)
@@ -777,6 +778,8 @@ class HandRun(ShowdownChecks):
             self._flag_replaced(action, frame)
             self.pending = [p for p in self.pending if not (isinstance(p, DealerAction) and p.seat == seat)]
             self.pending.append(action)
+            if action.source == "dealer":
+                self._keyed_in_round.append((action, hand.round))
             return
         self._flag_call_of_nothing(action, frame)
         result = apply_action(hand, action, frame)
@@ -819,6 +822,23 @@ class HandRun(ShowdownChecks):
                    f"entry for seat {seat}: taken as its fold, but it may have called or checked, never keyed, and "
                    "mucked at the showdown, so the chips in the pots may be wrong", fold.t, frame,
                    severity=Severity.ERROR)
+
+    def _flag_stale_entry(self, entry: DealerAction) -> None:
+        """An entry keyed out of turn in one betting round that comes to stand only in a later one: the round closed
+        without the seat's turn coming, so the seat's bet or raise was the last, and a say after it in that round is
+        none the table makes. More likely entries were keyed late or left out: an error flag (the chips in the pots
+        may be wrong; `benchmarks/referee_entries.py`)."""
+        keyed = [k for k in self._keyed_in_round if k[0] is entry]
+        for k in keyed:
+            self._keyed_in_round.remove(k)
+        if not keyed or keyed[0][1] >= self.hand.round:
+            return
+        if any(f.severity is Severity.ERROR and f.seat == entry.seat for f in self.flags):
+            return                                # the seat's says are in doubt already: one error holds the award
+        self._flag(FlagKind.ACTION_OUT_OF_TURN, entry.seat, f"seat {entry.seat}'s {entry.action}, keyed out of turn "
+                   f"at {entry.t:.1f} s, stands only now, a betting round later: its turn never came in the round it "
+                   "was keyed in, so entries of that round were keyed late or left out, and the chips in the pots may "
+                   "be wrong", self._now, None, severity=Severity.ERROR)
 
     def _flag_answer_to_nothing(self, action: DealerAction, frame: int | None) -> None:
         """A call, raise or fold keyed while a draw nobody was seen drawing in was under way, by the seat whose say
@@ -1089,6 +1109,7 @@ class HandRun(ShowdownChecks):
                 for doubt in [d for d in self._fold_of_nothing if d[0] is item]:
                     self._fold_of_nothing.remove(doubt)
                     self._flag_answer_to_nothing(*doubt)
+                self._flag_stale_entry(item)
                 result = apply_action(hand, item, None)
                 if result.flag is not None:
                     self._add(result.flag)

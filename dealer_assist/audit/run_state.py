@@ -76,6 +76,8 @@ class RunState:
         self._doubted: dict[int, DealerAction] = {}
         """A check or call that stood as a seat's say in turn though the seat had been taken to make the same a
         round before: if the seat's next entry does not fit, this one was that late entry (an error flag)."""
+        self._keyed_in_round: list[tuple[DealerAction, int]] = []
+        """Entries keyed out of turn, with the betting round they were keyed in (`HandRun._flag_stale_entry`)."""
         self._fold_of_nothing: list[tuple[DealerAction, int | None]] = []
         """Folds keyed out of turn that would answer no bet (`HandRun._flag_answer_to_nothing`): flagged if they stand
         as the seat's fold when its turn comes, not if the camera shows them another seat's, keyed for the wrong one."""
