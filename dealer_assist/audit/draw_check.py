@@ -50,9 +50,11 @@ class DrawChecks(RunState):
         return sum(1 for i in range(len(hand.seats)) if hand.live[i] and hand.stacks[i] > 0) <= 1
 
     def _draw_unseen(self) -> bool:
-        """A draw is under way and no seat has been seen drawing in it: no discard, no card given."""
-        self._sync_draw()
-        return self.hand.phase is Phase.DRAWING and not self._declared and not self._received and not self._collected
+        """A draw is under way and no seat has been seen drawing in it: no discard, no card given (a draw not yet
+        synced has seen nothing)."""
+        hand = self.hand
+        return hand.phase is Phase.DRAWING and (self._draw_no != hand.draw or not (
+            self._declared or self._received or self._collected))
 
     def _muck_ends_draw(self, seat: int) -> bool:
         """A draw with no betting after it (every seat still in but one at most is all-in), nothing of it visibly under
@@ -66,7 +68,7 @@ class DrawChecks(RunState):
             return False
         if hand.next_card_seat is not None or self._held is not None or self._collected:
             return False
-        if not self._declared and not self._received:
+        if self._draw_unseen():
             return True           # every seat stood pat in this draw and any after it: nothing shows a draw
         declared = self._declared.get(seat)
         return hand.draw == self.rules.draws and declared is not None and self._received.get(seat, 0) >= declared
