@@ -63,8 +63,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -81,15 +84,23 @@ from dealer_assist.store.floor_award import current_award, record_floor_award  #
 from dealer_assist.store.records import MISSED_EVENT_KINDS  # noqa: E402
 from dealer_assist.store.sink import HandLogSink  # noqa: E402
 from dealer_assist.synth.hand_video import ERROR_KINDS, FLAG_OF_ERROR, InjectedError, SimulatedTable  # noqa: E402
+from dealer_assist.synth.lighting import LIGHT_CASTS, cast_light  # noqa: E402
 from dealer_assist.synth.track_eval import (  # noqa: E402
+    DetectFn,
+    DetectorFn,
     FollowerFactory,
     TrackedVideo,
     detector_fn,
     summarise,
     track_video,
 )
+from dealer_assist.synth.truth import ObjectTruth  # noqa: E402
+from dealer_assist.vision.calibration import CalibrationError, calibrate_from_aruco  # noqa: E402
+from dealer_assist.vision.detections import Detections  # noqa: E402
+from dealer_assist.vision.detector import Detector  # noqa: E402
 from dealer_assist.vision.events import CardsShown, SeatFolded, TableEvent  # noqa: E402
 from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
+from dealer_assist.vision.white_balance import WhiteBalance  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:
@@ -183,6 +194,30 @@ def cache_name(game: str, seed: int, frames: int, size: tuple[int, int], bar: fl
     at = "" if bar is None else f"-bar{bar:g}"
     pr = f"-print{felt_print}" if felt_print else ""
     return f"{game}-{seed}-{frames}{px}{at}{pr}-{stamp}.npz"
+
+
+@dataclass(frozen=True)
+class LitDetectorFn(DetectorFn):
+    """The detector on frames cast by coloured light, corrected by the white balance calibration measured."""
+
+    light: str = "neutral"
+    balance: WhiteBalance = field(default_factory=WhiteBalance)
+
+    def __call__(self, image: npt.NDArray[np.uint8], _objects: list[ObjectTruth]) -> Detections:
+        return self.detector.detect(self.balance.apply(cast_light(image, self.light)))
+
+
+def lit_detector(sim: SimulatedTable, detector: Detector, light: str, white_balance: str) -> DetectFn:
+    """`detector_fn(detector)`, or under `light` with the gains `calibrate --aruco` measures on the first frame."""
+    if light == "neutral":
+        return detector_fn(detector)
+    balance = WhiteBalance()
+    if white_balance == "markers":
+        try:
+            balance = calibrate_from_aruco(cast_light(sim.render_frame(0), light), sim.profile).white_balance
+        except CalibrationError as exc:
+            print(f"# {sim.name}: no white reference ({exc})")
+    return LitDetectorFn(detector, light, balance)
 
 
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
@@ -337,6 +372,11 @@ def main() -> None:
                     help="ONNX run: the dealer keys each action this long after the player acted (a live pad's "
                          "human lag), or a time drawn evenly from A:B for each (seeded by the video's seed), keyed in "
                          "order; 0: at the moment, as the simulator has it")
+    ap.add_argument("--light", choices=tuple(LIGHT_CASTS), default="neutral",
+                    help="the ONNX videos under coloured light (`synth.lighting`): each frame cast before detection")
+    ap.add_argument("--white-balance", choices=("markers", "none"), default="markers",
+                    help="markers: as `calibrate --aruco` does, the light's cast measured on the rail markers' white "
+                         "in the video's first frame, and each frame corrected (`vision.white_balance`); none: not")
     ap.add_argument("--floor-award", choices=("shows", "mucks", "strike", "missed"), default=None,
                     help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
                          "the invented card events; and adds the ones never reported) and awards the hand again "
@@ -385,7 +425,8 @@ def main() -> None:
                                                                                   *folder.glob("*.json")])
         # the float graphs (a CPU whose int8 sums saturate) read otherwise than the int8 ones: their own detections
         graphs = [] if getattr(detector, "int8", True) else ["float"]
-        stamp = hashlib.sha256(repr([*files, errors, *graphs]).encode()).hexdigest()[:12]
+        light = [] if args.light == "neutral" else [args.light, args.white_balance]
+        stamp = hashlib.sha256(repr([*files, errors, *graphs, *light]).encode()).hexdigest()[:12]
         bar = None if override is None else override.card
         return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp, args.felt_print)
 
@@ -399,7 +440,8 @@ def main() -> None:
             loops: list[RefereeLoop] = []
             logs: list[HandLog] | None = [] if args.floor_award else None
             sim = table(g, s, onnx_size)
-            video = track_video(sim, detector_fn(detector), frames=args.onnx_frames, horizon_s=args.horizon,
+            detect = lit_detector(sim, detector, args.light, args.white_balance)
+            video = track_video(sim, detect, frames=args.onnx_frames, horizon_s=args.horizon,
                                 process_fps=args.process_fps or None,
                                 follow=referee_follower(args.horizon, loops, args.keyed_shows, logs,
                                                         args.action_lag) if follow

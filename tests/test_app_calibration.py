@@ -60,6 +60,22 @@ def test_wizard_refuses_collinear_clicks_and_unknown_profile() -> None:
     assert not wizard.set_profile("no-such-table") and "Cannot load" in wizard.message
 
 
+def test_wizard_says_when_the_light_is_coloured(tmp_path: Path) -> None:
+    """Markers found under warm light: the wizard says each frame will be corrected, and the file keeps the gains."""
+    from dealer_assist.synth.hand_video import SimulatedTable
+    from dealer_assist.synth.lighting import cast_light
+
+    frame = SimulatedTable("badugi-limit", 2, size=(1280, 720)).render_frame(0)
+    for light, said in (("neutral", False), ("warm", True)):
+        wizard = CalibrationWizard("oval-9")
+        wizard.set_frame(cast_light(frame, light))
+        assert wizard.detect_aruco() and wizard.calibration is not None
+        assert ("The light is warm" in wizard.message) is said, wizard.message
+        path = wizard.save(tmp_path / f"{light}.camera.toml")
+        assert path is not None
+        assert CameraCalibration.load(path).white_balance.neutral is not said
+
+
 def test_a_seat_zone_is_not_moved_over_another_seats_cards() -> None:
     """The saved profile must load again, and the loader refuses zones that overlap where cards are dealt."""
     wizard = CalibrationWizard("oval-6")

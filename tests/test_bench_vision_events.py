@@ -8,7 +8,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from vision_events import _actions, _referee, award_outcome, cache_name, flag_outcome, keyed_shows
+from vision_events import (
+    LitDetectorFn,
+    _actions,
+    _referee,
+    award_outcome,
+    cache_name,
+    flag_outcome,
+    keyed_shows,
+    lit_detector,
+)
 
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.audit.referee import Referee
@@ -52,3 +61,35 @@ def test_detection_caches_are_named_by_size_face_up_bar_and_felt_print() -> None
     assert cache_name("badugi-limit", 3, 2000, (1920, 1080), None, "abc") == "badugi-limit-3-2000-1920x1080-abc.npz"
     assert cache_name("badugi-limit", 3, 2000, (1280, 720), 0.5, "abc") == "badugi-limit-3-2000-bar0.5-abc.npz"
     assert cache_name("badugi-limit", 3, 2000, (1280, 720), None, "abc", 12) == "badugi-limit-3-2000-print12-abc.npz"
+
+
+def test_videos_under_coloured_light_are_corrected_from_the_first_frames_markers() -> None:
+    import numpy as np
+    import numpy.typing as npt
+
+    from dealer_assist.synth.lighting import cast_light
+    from dealer_assist.synth.track_eval import DetectorFn
+    from dealer_assist.vision.backends.fake_backend import FakeDetector
+    from dealer_assist.vision.detections import Detections
+
+    seen: list[npt.NDArray[np.uint8]] = []
+
+    def record(image: npt.NDArray[np.uint8]) -> Detections:
+        seen.append(image)
+        return Detections.empty()
+
+    sim = SimulatedTable("badugi-limit", 2, size=(1280, 720))
+    detector = FakeDetector(record)
+    assert type(lit_detector(sim, detector, "neutral", "markers")) is DetectorFn
+    fixed = lit_detector(sim, detector, "warm", "markers")
+    as_seen = lit_detector(sim, detector, "warm", "none")
+    assert isinstance(fixed, LitDetectorFn) and isinstance(as_seen, LitDetectorFn)
+    assert fixed.balance.gains[0] > 1.6 and fixed.balance.gains[2] == 1.0 and as_seen.balance.neutral
+    frame = sim.render_frame(0)
+    fixed(frame, [])
+    as_seen(frame, [])
+    corrected, warm = (im.astype(int) for im in seen[-2:])
+    assert np.array_equal(warm, cast_light(frame, "warm"))
+    bright = frame.sum(axis=2) > 600                      # the frame's whites: the markers, the button
+    fixed_white, warm_white = corrected[bright].mean(axis=0), warm[bright].mean(axis=0)
+    assert np.ptp(warm_white) > 80 and np.ptp(fixed_white) < 20, (warm_white, fixed_white)   # cream, then white

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from dealer_assist.cli import cli
+from dealer_assist.synth.lighting import LIGHT_CASTS, cast_light
 from dealer_assist.vision.calibration import (
     CalibrationError,
     CameraCalibration,
@@ -115,6 +116,42 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
         CameraCalibration.load(path, profile=oval_profile(9))
 
 
+def test_aruco_measures_the_lights_colour_on_the_markers_white(tmp_path: Path) -> None:
+    """Warm light on a camera balanced for daylight: the markers' white is cream; calibration measures the cast,
+    keeps it through the file, and the pipeline's correction brings that white back to neutral."""
+    p = oval_profile(9)
+    neutral = calibrate_from_aruco(_render_markers(p), p)
+    assert neutral.white_gains == (1.0, 1.0, 1.0) and neutral.white_balance.neutral
+    warm_image = cast_light(_render_markers(p), "warm")
+    warm = calibrate_from_aruco(warm_image, p)
+    b, g, r = warm.white_gains
+    seen = np.minimum(255.0, 255.0 * np.array(LIGHT_CASTS["warm"]))       # the red of pure white clips at 255
+    assert b == pytest.approx(seen[2] / seen[0], rel=0.03) and g == pytest.approx(seen[2] / seen[1], rel=0.03)
+    assert r == 1.0
+    assert not warm.white_balance.neutral
+    back = CameraCalibration.load(warm.save(tmp_path / "warm.camera.toml"), p)
+    assert back.white_gains == pytest.approx(warm.white_gains, abs=1e-4)
+    fixed = back.white_balance.apply(warm_image)
+    centre = np.round(back.to_image([p.markers[0].center])[0]).astype(int)
+    patch = fixed[centre[1] - 30:centre[1] + 30, centre[0] - 30:centre[0] + 30].reshape(-1, 3).astype(float)
+    white = patch[patch.sum(axis=1) > 600].mean(axis=0)
+    assert white.max() - white.min() < 8           # the marker's white is white again
+
+
+def test_cli_reports_a_coloured_light(tmp_path: Path) -> None:
+    p = oval_profile(9)
+    image = tmp_path / "warm.png"
+    cv2.imwrite(str(image), cast_light(_render_markers(p), "warm"))
+    out = tmp_path / "cam.toml"
+    args = ["calibrate", "--table", "oval-9", "--image", str(image), "--aruco", "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "The light is warm" in result.output and "each frame is corrected before detection" in result.output
+    assert "white_gains = [" in out.read_text()
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert '"white_corrected": true' in result.output
+
+
 def test_from_table_to_image() -> None:
     p = oval_profile(9)
     cal = CameraCalibration.from_table_to_image(_table_to_image(p), (1280, 720), p.name)
@@ -145,6 +182,10 @@ image_to_table = [[0.2, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 1.0]]
     (GOOD + "error_cm = nan\n", "key 'error_cm' must be a number >= 0"),
     (GOOD + 'method = "magic"\n', "key 'method' is 'magic'; accepted: points, known, fitted or aruco"),
     (GOOD + "[points]\nimage = [[1, 2], [3]]\n", "[points] must hold 'image' and 'table'"),
+    (GOOD + "white_gains = [1.0, 1.2]\n", "key 'white_gains' is [1.0, 1.2]; accepted: 3 numbers from 1 to 4"),
+    (GOOD + "white_gains = [0.5, 1.0, 1.0]\n", "key 'white_gains' is [0.5, 1.0, 1.0]; accepted"),
+    (GOOD + "white_gains = [1.0, 1.0, 9.0]\n", "key 'white_gains' is [1.0, 1.0, 9.0]; accepted"),
+    (GOOD + 'white_gains = "warm"\n', "key 'white_gains' is 'warm'; accepted"),
 ])
 def test_bad_calibration_files(tmp_path: Path, text: str, expect: str) -> None:
     path = tmp_path / "bad.camera.toml"

@@ -69,10 +69,14 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
     if as_json:
         click.echo(json.dumps({"table": profile.name, "method": cal.method, "error_cm": round(cal.error_cm, 3),
                                "image_to_table": cal.image_to_table.tolist(), "out": str(path),
-                               "index_corner_px": corners, "reads_shows": reach.reads_shows}))
+                               "index_corner_px": corners, "reads_shows": reach.reads_shows,
+                               "white_gains": list(cal.white_gains),
+                               "white_corrected": not cal.white_balance.neutral}))
     else:
         click.echo(f"{profile.name}: calibrated by {cal.method}, error {cal.error_cm:.2f} cm, written to {path}; "
                    f"index corners {corners[0]:.0f} to {corners[1]:.0f} px tall")
+        if cal.light_words():
+            click.echo(cal.light_words())
     warning = reach.warning()
     if warning:
         click.echo(warning, err=True)

@@ -2,7 +2,8 @@
 
 Found from 4 marked table points (image px <-> table cm) or from the ArUco markers the profile puts
 on the rail, saved beside the profile as `calibration/<table>.camera.toml`, loaded with one-line
-errors for a missing or broken file and for a degenerate homography.
+errors for a missing or broken file and for a degenerate homography. A calibration from the markers also measures
+the light's colour cast on their white (`vision.white_balance`), which the pipeline corrects before detection.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import tomli_w
 
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.table_profile import PROFILE_DIR, TableProfile, toml_value
+from dealer_assist.vision.white_balance import MAX_GAIN, WhiteBalance, measure_white
 
 Matrix = npt.NDArray[np.float64]
 MIN_ARUCO_MARKERS = 3
@@ -66,7 +68,8 @@ def check_homography(matrix: npt.ArrayLike, image_size: tuple[int, int], where: 
 
 @dataclass(frozen=True, slots=True)
 class CameraCalibration:
-    """How one camera sees one table: image size, the image->table homography, how it was found and its error."""
+    """How one camera sees one table: image size, the image->table homography, how it was found and its error, and
+    the colour cast of its light (`white_gains`, blue, green, red: measured on the rail markers' white)."""
 
     table: str
     image_size: tuple[int, int]
@@ -75,6 +78,20 @@ class CameraCalibration:
     error_cm: float = 0.0
     image_points: tuple[tuple[float, float], ...] = ()
     table_points: tuple[tuple[float, float], ...] = ()
+    white_gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+    @property
+    def white_balance(self) -> WhiteBalance:
+        """What corrects this camera's frames before detection (`vision.white_balance`)."""
+        return WhiteBalance(self.white_gains)
+
+    def light_words(self) -> str:
+        """One sentence on the light's colour the markers' white showed, or "" when frames are read as they come."""
+        if self.white_balance.neutral:
+            return ""
+        b, g, r = self.white_gains
+        return (f"The light is {'warm' if b > r else 'cool'} (the markers' white needs gains blue {b:.2f}, green "
+                f"{g:.2f}, red {r:.2f}): each frame is corrected before detection.")
 
     @property
     def table_to_image(self) -> Matrix:
@@ -122,6 +139,9 @@ class CameraCalibration:
         rows = ",\n".join("    " + toml_value([float(v) for v in row]) for row in self.image_to_table)
         lines = ["# Camera calibration: homography from image pixels to table centimetres.", head.rstrip(),
                  f"image_to_table = [\n{rows},\n]"]
+        if self.white_gains != (1.0, 1.0, 1.0):
+            lines += ["# blue, green, red gains that make the rail markers' white neutral (the light's colour cast)",
+                      f"white_gains = {toml_value([round(float(v), 4) for v in self.white_gains])}"]
         if self.image_points:
             lines += ["", "[points]  # the pairs it was fitted to",
                       f"image = {toml_value([[round(x, 2), round(y, 2)] for x, y in self.image_points])}",
@@ -197,7 +217,14 @@ class CameraCalibration:
         except (AttributeError, TypeError, ValueError):
             raise CalibrationError(f"{where}: [points] must hold 'image' and 'table', lists of [x, y] "
                                    "numbers") from None
-        return cls(table, image_size, h, method, float(err), image_pts, table_pts)
+        gains = data.get("white_gains", [1.0, 1.0, 1.0])
+        if not (isinstance(gains, list) and len(gains) == 3
+                and all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                        and 1.0 <= v <= MAX_GAIN for v in gains)):
+            raise CalibrationError(f"{where}: key 'white_gains' is {gains!r}; accepted: 3 numbers from 1 to "
+                                   f"{MAX_GAIN:g} (blue, green, red), or no key for none")
+        white = (float(gains[0]), float(gains[1]), float(gains[2]))
+        return cls(table, image_size, h, method, float(err), image_pts, table_pts, white)
 
 
 def default_camera_path(profile: TableProfile) -> Path:
@@ -331,7 +358,8 @@ def calibrate_from_aruco(image: npt.NDArray[np.uint8], profile: TableProfile) ->
     img_pts = np.concatenate([found[i] for i in known])
     tab_pts = np.concatenate([profile.marker(i).corners() for i in known])  # type: ignore[union-attr]
     size = (int(image.shape[1]), int(image.shape[0]))
-    return calibrate_from_points(img_pts, tab_pts, size, profile.name, method=f"aruco:{','.join(map(str, known))}")
+    cal = calibrate_from_points(img_pts, tab_pts, size, profile.name, method=f"aruco:{','.join(map(str, known))}")
+    return replace(cal, white_gains=measure_white(image, (found[i] for i in known)).gains)
 
 
 def draw_overlay(image: npt.NDArray[np.uint8], profile: TableProfile,

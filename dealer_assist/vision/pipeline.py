@@ -60,6 +60,8 @@ class Pipeline:
         self.stats = PipelineStats()
         self.last_detections: Detections = Detections.empty()
         self.last_observation: TableObservation | None = None
+        # the light's colour cast measured at calibration, corrected before each frame is read
+        self.white_balance = mapper.calibration.white_balance
 
     @classmethod
     def build(cls, profile: TableProfile, calibration: CameraCalibration, detector: Detector,
@@ -87,7 +89,7 @@ class Pipeline:
                 f"{cal.image_size[0]}x{cal.image_size[1]} frames; calibrate this camera at {w}x{h} "
                 "(dealer-assist calibrate) or record at the calibrated size")
         t0 = time.perf_counter()
-        detections = self.detector.detect(frame.image)
+        detections = self.detector.detect(self.white_balance.apply(frame.image))
         t1 = time.perf_counter()
         events = self.update_detections(detections, frame.t, frame.index)
         self.stats.detect_s += t1 - t0

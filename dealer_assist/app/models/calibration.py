@@ -169,8 +169,9 @@ class CalibrationWizard:
         if self.profile is None:
             return STEPS[1]
         if self.calibration is not None:
+            light = self.calibration.light_words()
             return (f"Calibrated by {self.calibration.method}, error {self.calibration.error_cm:.2f} cm. "
-                    "Check the overlay, then Save (or Undo a point).")
+                    f"{light + ' ' if light else ''}Check the overlay, then Save (or Undo a point).")
         marks = rail_marks(self.profile)
         return f"Click {marks.names[len(self.clicks)]} ({len(self.clicks) + 1} of 4), or Detect ArUco."
 
