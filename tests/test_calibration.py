@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -136,6 +137,20 @@ def test_aruco_measures_the_lights_colour_on_the_markers_white(tmp_path: Path) -
     patch = fixed[centre[1] - 30:centre[1] + 30, centre[0] - 30:centre[0] + 30].reshape(-1, 3).astype(float)
     white = patch[patch.sum(axis=1) > 600].mean(axis=0)
     assert white.max() - white.min() < 8           # the marker's white is white again
+
+
+@pytest.mark.parametrize(("gains", "words"), [
+    ((1.0, 1.1, 1.2), ""),
+    ((2.0, 1.3, 1.0), "The light is warm (the markers' white needs gains blue 2.00, green 1.30, red 1.00): each "
+                      "frame is corrected before detection."),
+    ((1.0, 1.1, 1.5), "The light is cool ("),
+    ((1.8, 1.8, 1.7), "The frame is dark ("),
+    ((3.0, 2.0, 1.6), "The light is warm and the frame is dark ("),
+])
+def test_the_calibration_says_what_it_corrects(gains: tuple[float, float, float], words: str) -> None:
+    cal = replace(CameraCalibration.from_table_to_image(_table_to_image(oval_profile(6)), (1280, 720), "oval-6"),
+                  white_gains=gains)
+    assert cal.light_words().startswith(words) and (words != "" or cal.light_words() == "")
 
 
 def test_cli_reports_a_coloured_light(tmp_path: Path) -> None:

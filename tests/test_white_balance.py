@@ -49,6 +49,18 @@ def test_a_cast_past_the_dead_zone_is_corrected_channel_by_channel() -> None:
     assert out[36, 36].tolist() == [220, 220, 220]          # the white is white
 
 
+def test_a_frame_exposed_too_dark_is_brightened_and_a_bright_one_is_not() -> None:
+    dark = measure_white(_marker_patch((100, 100, 100), ground=40), [QUAD])
+    assert dark.gains == pytest.approx((2.2, 2.2, 2.2), abs=0.01) and dark.dark and not dark.cast and not dark.neutral
+    warm_dark = measure_white(_marker_patch((70, 100, 120), ground=30), [QUAD])
+    assert warm_dark.gains == pytest.approx((220 / 70, 2.2, 220 / 120), abs=0.01) and warm_dark.dark
+    assert warm_dark.cast == "warm"
+    bright = measure_white(_marker_patch((150, 150, 150)), [QUAD])
+    assert bright.gains == (1.0, 1.0, 1.0) and bright.neutral and not bright.dark
+    cool = measure_white(_marker_patch((220, 200, 150)), [QUAD])
+    assert cool.cast == "cool" and not cool.dark
+
+
 @pytest.mark.parametrize("case", ["no quads", "grey image", "flat patch", "dark patch", "coloured patch"])
 def test_no_white_reference_means_no_correction(case: str) -> None:
     img = _marker_patch((110, 170, 220))

@@ -1,4 +1,4 @@
-"""Coloured light on a rendered frame: what a camera with a fixed white balance sees under warm or cool lamps.
+"""Coloured or dim light on a rendered frame: what a camera with a fixed white balance and exposure sees.
 
 The renderer's own tints stay within about 15% per channel (`table_render.random_effects`); these casts go past
 that, to measure the detector and `vision.white_balance` under the light of a real card room.
@@ -18,6 +18,7 @@ LIGHT_CASTS: dict[str, tuple[float, float, float]] = {
     "neutral": (1.0, 1.0, 1.0),
     "warm": (0.55, 0.85, 1.1),     # tungsten lamps on a camera balanced for daylight
     "cool": (1.15, 1.0, 0.75),     # cold fluorescent or LED light on a camera balanced for tungsten
+    "dim": (0.55, 0.55, 0.55),     # a dark room on a camera whose exposure is fixed
 }
 
 

@@ -69,7 +69,7 @@ def check_homography(matrix: npt.ArrayLike, image_size: tuple[int, int], where: 
 @dataclass(frozen=True, slots=True)
 class CameraCalibration:
     """How one camera sees one table: image size, the image->table homography, how it was found and its error, and
-    the colour cast of its light (`white_gains`, blue, green, red: measured on the rail markers' white)."""
+    the colour and exposure of its frames (`white_gains`, blue, green, red: measured on the rail markers' white)."""
 
     table: str
     image_size: tuple[int, int]
@@ -86,12 +86,15 @@ class CameraCalibration:
         return WhiteBalance(self.white_gains)
 
     def light_words(self) -> str:
-        """One sentence on the light's colour the markers' white showed, or "" when frames are read as they come."""
-        if self.white_balance.neutral:
+        """One sentence on the light's colour and the exposure the markers' white showed, or "" when frames are read
+        as they come."""
+        wb = self.white_balance
+        if wb.neutral:
             return ""
+        what = [f"the light is {wb.cast}" if wb.cast else "", "the frame is dark" if wb.dark else ""]
         b, g, r = self.white_gains
-        return (f"The light is {'warm' if b > r else 'cool'} (the markers' white needs gains blue {b:.2f}, green "
-                f"{g:.2f}, red {r:.2f}): each frame is corrected before detection.")
+        return (f"{' and '.join(w for w in what if w).capitalize()} (the markers' white needs gains blue {b:.2f}, "
+                f"green {g:.2f}, red {r:.2f}): each frame is corrected before detection.")
 
     @property
     def table_to_image(self) -> Matrix:

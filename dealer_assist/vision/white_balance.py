@@ -2,8 +2,10 @@
 
 A table under warm or cool light, seen by a camera whose white balance is fixed, turns the cards' white faces cream or
 blue. The detector was trained on tints within about 15%: under a stronger cast it takes cream faces for backs and
-misses the button. The markers' white is a known neutral, so calibration measures the cast there, and each frame is
-corrected before detection. A cast within `CAST_DEAD_ZONE` is left alone (the training scenes' own tints).
+misses the button; in a frame exposed too dark it misses the button too. The markers' white is a known neutral, so
+calibration measures the cast and the exposure there, and each frame is corrected before detection. A correction
+within `CAST_DEAD_ZONE` is left alone (the training scenes' own tints), and a white of `DIM_WHITE` or more is
+bright enough (the training scenes' markers range from about 150 to 255).
 """
 
 from __future__ import annotations
@@ -22,21 +24,37 @@ CAST_DEAD_ZONE = 1.25   # largest channel gain under which a frame is left as it
 MAX_GAIN = 4.0          # a channel needing more than this is not a white reference (a dark or coloured patch)
 MARKER_MARGIN = 1.35    # a marker's quad grown about its centre to take in the white border printed around it
 MIN_WHITE_LEVEL = 40.0  # a reference whose brightest channel is darker than this cannot be measured
+DIM_WHITE = 140.0       # a reference darker than this is brought up to TARGET_WHITE (an exposure too dark)
+TARGET_WHITE = 220.0    # the median white of the held-out scenes' markers
 
 
 @dataclass(frozen=True, slots=True)
 class WhiteBalance:
-    """Gains for the blue, green and red channels (the smallest is 1) that make the reference white neutral."""
+    """Gains for the blue, green and red channels that make the reference white neutral (the smallest is 1) and, for a
+    frame exposed too dark, bright (all above 1)."""
 
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     @property
     def neutral(self) -> bool:
-        """True when the cast is small enough that frames are left as they are."""
+        """True when the correction is small enough that frames are left as they are."""
         return max(self.gains) < CAST_DEAD_ZONE
 
+    @property
+    def cast(self) -> str:
+        """The light's colour where it is corrected, warm or cool; an empty string where it is not."""
+        b, _, r = self.gains
+        if max(self.gains) / min(self.gains) < CAST_DEAD_ZONE:
+            return ""
+        return "warm" if b > r else "cool"
+
+    @property
+    def dark(self) -> bool:
+        """True where the frames are brightened (the markers' white darker than DIM_WHITE)."""
+        return min(self.gains) >= CAST_DEAD_ZONE
+
     def apply(self, image: Image) -> Image:
-        """The frame corrected (a new array), or the same frame when the cast is within the dead zone."""
+        """The frame corrected (a new array), or the same frame when the correction is within the dead zone."""
         if self.neutral or image.ndim != 3 or image.shape[2] != 3:
             return image
         ramp = np.arange(256, dtype=np.float32)
@@ -71,6 +89,8 @@ def measure_white(image: Image, quads: Iterable[Any]) -> WhiteBalance:
     if float(ref.max()) < MIN_WHITE_LEVEL:
         return WhiteBalance()
     gains = float(ref.max()) / np.maximum(ref, 1.0)
+    if float(ref.max()) < DIM_WHITE:
+        gains = gains * (TARGET_WHITE / float(ref.max()))
     if float(gains.max()) > MAX_GAIN:
         return WhiteBalance()
     b, g, r = (round(float(v), 4) for v in gains)
