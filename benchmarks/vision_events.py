@@ -63,7 +63,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -101,6 +101,7 @@ from dealer_assist.vision.detector import Detector  # noqa: E402
 from dealer_assist.vision.events import CardsShown, SeatFolded, TableEvent  # noqa: E402
 from dealer_assist.vision.pipeline import Pipeline  # noqa: E402
 from dealer_assist.vision.white_balance import WhiteBalance  # noqa: E402
+from dealer_assist.vision.white_reference import WhiteReference  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:
@@ -198,26 +199,31 @@ def cache_name(game: str, seed: int, frames: int, size: tuple[int, int], bar: fl
 
 @dataclass(frozen=True)
 class LitDetectorFn(DetectorFn):
-    """The detector on frames cast by coloured light, corrected by the white balance calibration measured."""
+    """The detector on frames cast by coloured light, corrected as the pipeline does: from the calibration's gains,
+    then from the rail markers re-measured in the frames (`vision.white_reference`; None: not corrected)."""
 
     light: str = "neutral"
-    balance: WhiteBalance = field(default_factory=WhiteBalance)
+    white: WhiteReference | None = None
 
     def __call__(self, image: npt.NDArray[np.uint8], _objects: list[ObjectTruth]) -> Detections:
-        return self.detector.detect(self.balance.apply(cast_light(image, self.light)))
+        lit = cast_light(image, self.light)
+        return self.detector.detect(self.white.update(lit).apply(lit) if self.white is not None else lit)
 
 
 def lit_detector(sim: SimulatedTable, detector: Detector, light: str, white_balance: str) -> DetectFn:
-    """`detector_fn(detector)`, or under `light` with the gains `calibrate --aruco` measures on the first frame."""
+    """`detector_fn(detector)`, or under `light`, corrected as a camera calibrated by `calibrate --aruco` on the first
+    frame is (`white_balance` "markers") or not ("none")."""
     if light == "neutral":
         return detector_fn(detector)
-    balance = WhiteBalance()
-    if white_balance == "markers":
-        try:
-            balance = calibrate_from_aruco(cast_light(sim.render_frame(0), light), sim.profile).white_balance
-        except CalibrationError as exc:
-            print(f"# {sim.name}: no white reference ({exc})")
-    return LitDetectorFn(detector, light, balance)
+    if white_balance != "markers":
+        return LitDetectorFn(detector, light)
+    initial = WhiteBalance()
+    try:
+        initial = calibrate_from_aruco(cast_light(sim.render_frame(0), light), sim.profile).white_balance
+    except CalibrationError as exc:
+        print(f"# {sim.name}: no white reference at calibration ({exc})")
+    quads = {m.id: sim.calibration.to_image(m.corners()) for m in sim.profile.markers}
+    return LitDetectorFn(detector, light, WhiteReference(quads, sim.profile.aruco_dictionary, initial))
 
 
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:
@@ -375,8 +381,9 @@ def main() -> None:
     ap.add_argument("--light", choices=tuple(LIGHT_CASTS), default="neutral",
                     help="the ONNX videos under coloured light (`synth.lighting`): each frame cast before detection")
     ap.add_argument("--white-balance", choices=("markers", "none"), default="markers",
-                    help="markers: as `calibrate --aruco` does, the light's cast measured on the rail markers' white "
-                         "in the video's first frame, and each frame corrected (`vision.white_balance`); none: not")
+                    help="markers: as the pipeline does, each frame corrected from the light's cast measured on the "
+                         "rail markers' white, at calibration (the first frame) and in the frames "
+                         "(`vision.white_reference`); none: not")
     ap.add_argument("--floor-award", choices=("shows", "mucks", "strike", "missed"), default=None,
                     help="after each ONNX video's hand, the floor keys in the shown hands (and the mucks; and strikes "
                          "the invented card events; and adds the ones never reported) and awards the hand again "
@@ -425,7 +432,7 @@ def main() -> None:
                                                                                   *folder.glob("*.json")])
         # the float graphs (a CPU whose int8 sums saturate) read otherwise than the int8 ones: their own detections
         graphs = [] if getattr(detector, "int8", True) else ["float"]
-        light = [] if args.light == "neutral" else [args.light, args.white_balance]
+        light = [] if args.light == "neutral" else [args.light, args.white_balance, "in the frames"]
         stamp = hashlib.sha256(repr([*files, errors, *graphs, *light]).encode()).hexdigest()[:12]
         bar = None if override is None else override.card
         return Path(args.cache) / cache_name(game, seed, args.onnx_frames, onnx_size, bar, stamp, args.felt_print)

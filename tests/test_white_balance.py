@@ -9,6 +9,7 @@ import numpy.typing as npt
 import pytest
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.synth.hand_video import SimulatedTable
 from dealer_assist.synth.lighting import LIGHT_CASTS, cast_light
 from dealer_assist.vision.backends.fake_backend import FakeDetector
 from dealer_assist.vision.calibration import CameraCalibration
@@ -17,6 +18,7 @@ from dealer_assist.vision.frames import Frame
 from dealer_assist.vision.pipeline import Pipeline
 from dealer_assist.vision.table_profile import oval_profile
 from dealer_assist.vision.white_balance import CAST_DEAD_ZONE, WhiteBalance, measure_white
+from dealer_assist.vision.white_reference import WhiteReference
 
 QUAD = np.array([[40, 40], [80, 40], [80, 80], [40, 80]], dtype=np.float64)
 
@@ -106,3 +108,69 @@ def test_lights_cast_and_an_unknown_one_is_a_one_line_error() -> None:
     assert warm[0, 0].tolist() == [110, 170, 220] and LIGHT_CASTS["warm"][0] < LIGHT_CASTS["warm"][2]
     with pytest.raises(DealerAssistError, match="unknown light 'sodium'; accepted: neutral, warm, cool"):
         cast_light(img, "sodium")
+
+
+def _sim_frame() -> tuple[npt.NDArray[np.uint8], SimulatedTable]:
+    sim = SimulatedTable("badugi-limit", 2, size=(1280, 720))
+    return sim.render_frame(0), sim
+
+
+def _white_spread(image: npt.NDArray[np.uint8], reference: npt.NDArray[np.uint8]) -> float:
+    """How far from grey the frame's whites are (the pixels white in `reference`): the spread of their channel means."""
+    bright = reference.sum(axis=2) > 600
+    return float(np.ptp(image[bright].astype(float).mean(axis=0)))
+
+
+def test_the_markers_in_the_frames_keep_the_balance_current() -> None:
+    """A calibration that measured no white (the renderer's exact one) still gets warm frames corrected, from the
+    markers found where it puts them; once the light is neutral again the frames are left alone."""
+    frame, sim = _sim_frame()
+    seen: list[npt.NDArray[np.uint8]] = []
+
+    def record(image: npt.NDArray[np.uint8]) -> Detections:
+        seen.append(image)
+        return Detections.empty()
+
+    pipe = Pipeline.build(sim.profile, sim.calibration, FakeDetector(record))
+    assert sim.calibration.white_balance.neutral and len(pipe.white.quads) == len(sim.profile.markers)
+    warm = cast_light(frame, "warm")
+    pipe.update(Frame(warm, 0.0, 0))
+    assert pipe.white.measured == 1 and pipe.white.balance.cast == "warm"
+    assert _white_spread(warm, frame) > 80 and _white_spread(seen[-1], frame) < 20
+    for i in range(1, 15):                                   # measured again only every `every` frames
+        pipe.update(Frame(warm, i / 15, i))
+    assert pipe.white.measured == 1
+    for i in range(15, 15 * 2):                              # the light back to neutral: the median follows
+        pipe.update(Frame(frame, i / 15, i))
+    assert pipe.white.measured == 2 and pipe.white.balance.cast == "warm"     # halfway, of one warm and one neutral
+    for i in range(15 * 2, 15 * 3):
+        pipe.update(Frame(frame, i / 15, i))
+    assert pipe.white.measured == 3 and pipe.white.balance.neutral and seen[-1] is frame
+
+
+def test_a_covered_marker_or_a_bare_rail_is_not_taken_for_white() -> None:
+    frame, sim = _sim_frame()
+    quads = {m.id: sim.calibration.to_image(m.corners()) for m in sim.profile.markers}
+    start = WhiteBalance((2.0, 1.3, 1.0))
+    ref = WhiteReference(quads, sim.profile.aruco_dictionary, start, every=1)
+    covered = frame.copy()
+    for q in quads.values():                                 # a hand's skin over every marker
+        lo, hi = np.floor(q.min(axis=0)).astype(int) - 6, np.ceil(q.max(axis=0)).astype(int) + 6
+        covered[max(lo[1], 0):hi[1], max(lo[0], 0):hi[0]] = (120, 160, 210)
+    assert ref.update(covered) == start and ref.measured == 0
+    on_felt = {i: q + np.array([300.0, 200.0]) for i, q in quads.items()}    # a calibration gone wrong
+    moved = WhiteReference(on_felt, sim.profile.aruco_dictionary, start, every=1)
+    assert moved.update(frame) == start and moved.measured == 0
+    assert WhiteReference(quads, "DICT_NO_SUCH", start).update(frame) == start
+
+
+def test_one_odd_measurement_does_not_swing_the_balance() -> None:
+    frame, sim = _sim_frame()
+    quads = {m.id: sim.calibration.to_image(m.corners()) for m in sim.profile.markers}
+    ref = WhiteReference(quads, sim.profile.aruco_dictionary, every=1, keep=5)
+    warm = cast_light(frame, "warm")
+    for _ in range(3):
+        ref.update(warm)
+    settled = ref.balance
+    ref.update(cast_light(frame, "cool"))                    # one frame under another light
+    assert ref.balance == settled and ref.measured == 4

@@ -24,6 +24,7 @@ from dealer_assist.vision.frames import Frame, FrameSource
 from dealer_assist.vision.mapper import EMPTY, MapperConfig, TableMapper, TableObservation, ZoneView
 from dealer_assist.vision.table_profile import Point, TableProfile
 from dealer_assist.vision.tracker import PhaseHint, Tracker, TrackerConfig
+from dealer_assist.vision.white_reference import WhiteReference
 
 CARD_W_CM, CARD_H_CM = 6.3, 8.8
 
@@ -53,15 +54,16 @@ def card_length_px(profile: TableProfile, calibration: CameraCalibration) -> flo
 class Pipeline:
     """One table's vision chain. `update(frame)` returns the events that frame confirmed."""
 
-    def __init__(self, detector: Detector, mapper: TableMapper, tracker: Tracker) -> None:
+    def __init__(self, detector: Detector, mapper: TableMapper, tracker: Tracker,
+                 white: WhiteReference | None = None) -> None:
         self.detector = detector
         self.mapper = mapper
         self.tracker = tracker
         self.stats = PipelineStats()
         self.last_detections: Detections = Detections.empty()
         self.last_observation: TableObservation | None = None
-        # the light's colour cast measured at calibration, corrected before each frame is read
-        self.white_balance = mapper.calibration.white_balance
+        # the light's colour and the exposure, from calibration and then from the rail markers in the frames
+        self.white = white or WhiteReference({}, "", mapper.calibration.white_balance)
 
     @classmethod
     def build(cls, profile: TableProfile, calibration: CameraCalibration, detector: Detector,
@@ -75,8 +77,10 @@ class Pipeline:
         mapper_config = mapper_config or MapperConfig()
         if mapper_config.hand_size is None:          # the tracker's game: more cards than a hand need a closer look
             mapper_config = replace(mapper_config, hand_size=(tracker_config or TrackerConfig()).hand_size)
+        quads = {m.id: calibration.to_image(m.corners()) for m in profile.markers}
+        white = WhiteReference(quads, profile.aruco_dictionary, calibration.white_balance)
         return cls(detector, TableMapper(profile, calibration, mapper_config),
-                   Tracker(profile.seat_count, tracker_config))
+                   Tracker(profile.seat_count, tracker_config), white)
 
     def update(self, frame: Frame) -> list[TableEvent]:
         """Detect, map and track one frame."""
@@ -89,7 +93,7 @@ class Pipeline:
                 f"{cal.image_size[0]}x{cal.image_size[1]} frames; calibrate this camera at {w}x{h} "
                 "(dealer-assist calibrate) or record at the calibrated size")
         t0 = time.perf_counter()
-        detections = self.detector.detect(self.white_balance.apply(frame.image))
+        detections = self.detector.detect(self.white.update(frame.image).apply(frame.image))
         t1 = time.perf_counter()
         events = self.update_detections(detections, frame.t, frame.index)
         self.stats.detect_s += t1 - t0

@@ -66,8 +66,13 @@ class WhiteBalance:
 def measure_white(image: Image, quads: Iterable[Any]) -> WhiteBalance:
     """The gains that make the white of the markers at `quads` (each 4 image points) neutral; neutral gains when no
     white can be measured there (no marker, a colour image needed, or the white too dark)."""
+    return white_of(image, quads) or WhiteBalance()
+
+
+def white_of(image: Image, quads: Iterable[Any]) -> WhiteBalance | None:
+    """As `measure_white`, but None where there is no white to measure."""
     if image.ndim != 3 or image.shape[2] != 3:
-        return WhiteBalance()
+        return None
     whites = []
     for quad in quads:
         pts = np.asarray(quad, dtype=np.float64).reshape(4, 2)
@@ -84,14 +89,14 @@ def measure_white(image: Image, quads: Iterable[Any]) -> WhiteBalance:
             continue
         whites.append(px[lum > 0.5 * (lo + hi)])
     if not whites:
-        return WhiteBalance()
+        return None
     ref = np.median(np.concatenate(whites), axis=0)
     if float(ref.max()) < MIN_WHITE_LEVEL:
-        return WhiteBalance()
+        return None
     gains = float(ref.max()) / np.maximum(ref, 1.0)
     if float(ref.max()) < DIM_WHITE:
         gains = gains * (TARGET_WHITE / float(ref.max()))
     if float(gains.max()) > MAX_GAIN:
-        return WhiteBalance()
+        return None
     b, g, r = (round(float(v), 4) for v in gains)
     return WhiteBalance((b, g, r))
