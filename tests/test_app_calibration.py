@@ -152,3 +152,20 @@ def test_view_drag_a_seat_zone_to_fit_then_save_the_profile(qtbot, qapp: QApplic
     assert saved.seat(2).card_spot == pytest.approx(moved.card_spot, abs=0.01)  # saved to 0.01 cm
     assert (tmp_path / "oval-6.camera.toml").is_file()
     assert load_profile("oval-6").seat(2) == seat  # the shipped profile is untouched
+
+
+def test_view_reports_a_coloured_light_as_a_success(qtbot, qapp: QApplication, tmp_path: Path) -> None:
+    """The words on a warm light are news, not an error: the calibration's message keeps the success colour."""
+    from dealer_assist.synth.hand_video import SimulatedTable
+    from dealer_assist.synth.lighting import cast_light
+    from dealer_assist.vision.frames import Frame
+
+    theme.apply_theme(qapp)
+    slot = LatestFrame()
+    view = CalibrationView(slot, "oval-9", save_dir=tmp_path)
+    qtbot.addWidget(view)
+    slot.put(Frame(cast_light(SimulatedTable("badugi-limit", 2, size=(1280, 720)).render_frame(0), "warm"), 0.0, 0))
+    assert view.grab_frame()
+    view.detect_aruco()
+    assert "The light is warm" in view.message.text()
+    assert theme.RED not in view.message.styleSheet()

@@ -141,8 +141,8 @@ def test_aruco_measures_the_lights_colour_on_the_markers_white(tmp_path: Path) -
 
 @pytest.mark.parametrize(("gains", "words"), [
     ((1.0, 1.1, 1.2), ""),
-    ((2.0, 1.3, 1.0), "The light is warm (the markers' white needs gains blue 2.00, green 1.30, red 1.00): each "
-                      "frame is corrected before detection."),
+    ((2.0, 1.3, 1.0), "The light is warm (the gains that correct the markers' white: blue 2.00, green 1.30, red "
+                      "1.00): each frame is corrected before detection."),
     ((1.0, 1.1, 1.5), "The light is cool ("),
     ((1.8, 1.8, 1.7), "The frame is dark ("),
     ((3.0, 2.0, 1.6), "The light is warm and the frame is dark ("),

@@ -93,8 +93,8 @@ class CameraCalibration:
             return ""
         what = [f"the light is {wb.cast}" if wb.cast else "", "the frame is dark" if wb.dark else ""]
         b, g, r = self.white_gains
-        return (f"{' and '.join(w for w in what if w).capitalize()} (the markers' white needs gains blue {b:.2f}, "
-                f"green {g:.2f}, red {r:.2f}): each frame is corrected before detection.")
+        return (f"{' and '.join(w for w in what if w).capitalize()} (the gains that correct the markers' white: blue "
+                f"{b:.2f}, green {g:.2f}, red {r:.2f}): each frame is corrected before detection.")
 
     @property
     def table_to_image(self) -> Matrix:
