@@ -222,8 +222,7 @@ def lit_detector(sim: SimulatedTable, detector: Detector, light: str, white_bala
         initial = calibrate_from_aruco(cast_light(sim.render_frame(0), light), sim.profile).white_balance
     except CalibrationError as exc:
         print(f"# {sim.name}: no white reference at calibration ({exc})")
-    quads = {m.id: sim.calibration.to_image(m.corners()) for m in sim.profile.markers}
-    return LitDetectorFn(detector, light, WhiteReference(quads, sim.profile.aruco_dictionary, initial))
+    return LitDetectorFn(detector, light, WhiteReference.for_table(sim.profile, sim.calibration, initial))
 
 
 def award_outcome(sim: SimulatedTable, referee: Referee) -> str:

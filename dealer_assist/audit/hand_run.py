@@ -17,7 +17,7 @@ from dealer_assist.audit.draw_check import ENTRY_LAG_S, SHORT_GRACE_S
 from dealer_assist.audit.missed_turn import entry_is_legal, fits_after_missing
 from dealer_assist.audit.outputs import AwardMade, KeyMoment
 from dealer_assist.audit.records import ActionKind, DealerAction, FlagKind, Severity
-from dealer_assist.audit.run_state import Pending
+from dealer_assist.audit.run_state import Pending, take_entry
 from dealer_assist.audit.showdown_check import ShowdownChecks
 from dealer_assist.rules.awards import MAX_UNREAD, AwardUndetermined, seats_text
 from dealer_assist.rules.hand import Phase
@@ -828,9 +828,7 @@ class HandRun(ShowdownChecks):
         without the seat's turn coming, so the seat's bet or raise was the last, and a say after it in that round is
         none the table makes. More likely entries were keyed late or left out: an error flag (the chips in the pots
         may be wrong; `benchmarks/referee_entries.py`)."""
-        keyed = [k for k in self._keyed_in_round if k[0] is entry]
-        for k in keyed:
-            self._keyed_in_round.remove(k)
+        keyed = take_entry(self._keyed_in_round, entry)
         if not keyed or keyed[0][1] >= self.hand.round:
             return
         if any(f.severity is Severity.ERROR and f.seat == entry.seat for f in self.flags):
@@ -1106,8 +1104,7 @@ class HandRun(ShowdownChecks):
         if isinstance(item, DealerAction):
             if entry_is_legal(hand, item):
                 self._flag_call_of_nothing(item, None, waited=True)
-                for doubt in [d for d in self._fold_of_nothing if d[0] is item]:
-                    self._fold_of_nothing.remove(doubt)
+                for doubt in take_entry(self._fold_of_nothing, item):
                     self._flag_answer_to_nothing(*doubt)
                 self._flag_stale_entry(item)
                 result = apply_action(hand, item, None)

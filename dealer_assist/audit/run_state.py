@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from dealer_assist.audit.deal import DealChecker, DealNote
 from dealer_assist.audit.flags import make_flag
@@ -20,6 +21,17 @@ from dealer_assist.vision.events import (
 )
 
 Pending = DealerAction | CardsShown | SeatFolded | CardReplaced
+
+
+Waiting = TypeVar("Waiting")
+
+
+def take_entry(waiting: list[tuple[DealerAction, Waiting]], entry: DealerAction) -> list[tuple[DealerAction, Waiting]]:
+    """The pairs of `entry` (the very record, not an equal one), taken out of `waiting`: the lists of entries keyed out
+    of turn that wait, each with what it was keyed with, for the moment the entry comes to stand."""
+    found = [pair for pair in waiting if pair[0] is entry]
+    waiting[:] = [pair for pair in waiting if pair[0] is not entry]
+    return found
 
 
 @dataclass(slots=True)

@@ -75,8 +75,9 @@ def calibrate(table: str, image_path: str, points: str | None, table_points: str
     else:
         click.echo(f"{profile.name}: calibrated by {cal.method}, error {cal.error_cm:.2f} cm, written to {path}; "
                    f"index corners {corners[0]:.0f} to {corners[1]:.0f} px tall")
-        if cal.light_words():
-            click.echo(cal.light_words())
+        light = cal.light_words()
+        if light:
+            click.echo(light)
     warning = reach.warning()
     if warning:
         click.echo(warning, err=True)

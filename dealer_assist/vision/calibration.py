@@ -324,15 +324,22 @@ def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
     return np.asarray(image, dtype=np.uint8)
 
 
-def detect_aruco(image: npt.NDArray[np.uint8], dictionary: str) -> dict[int, Matrix]:
-    """ArUco markers in an image: id -> its 4 corners (4, 2) in px, in cv2.aruco's order."""
+def aruco_detector(dictionary: str, subpixel: bool = True) -> cv2.aruco.ArucoDetector:
+    """A cv2.aruco detector for a dictionary named as in the profile (DICT_4X4_50, ...), corners refined to the
+    subpixel or not; an unknown name is a one-line CalibrationError."""
     dict_id = getattr(cv2.aruco, dictionary, None)
     if dict_id is None:
         raise CalibrationError(f"unknown ArUco dictionary {dictionary!r}")
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dict_id), params)
+    if subpixel:
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dict_id), params)
+
+
+def detect_aruco(image: npt.NDArray[np.uint8], dictionary: str) -> dict[int, Matrix]:
+    """ArUco markers in an image: id -> its 4 corners (4, 2) in px, in cv2.aruco's order."""
+    detector = aruco_detector(dictionary)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = detector.detectMarkers(gray)
     if ids is None:
         return {}

@@ -77,10 +77,8 @@ class Pipeline:
         mapper_config = mapper_config or MapperConfig()
         if mapper_config.hand_size is None:          # the tracker's game: more cards than a hand need a closer look
             mapper_config = replace(mapper_config, hand_size=(tracker_config or TrackerConfig()).hand_size)
-        quads = {m.id: calibration.to_image(m.corners()) for m in profile.markers}
-        white = WhiteReference(quads, profile.aruco_dictionary, calibration.white_balance)
         return cls(detector, TableMapper(profile, calibration, mapper_config),
-                   Tracker(profile.seat_count, tracker_config), white)
+                   Tracker(profile.seat_count, tracker_config), WhiteReference.for_table(profile, calibration))
 
     def update(self, frame: Frame) -> list[TableEvent]:
         """Detect, map and track one frame."""

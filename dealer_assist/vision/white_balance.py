@@ -74,13 +74,19 @@ def white_of(image: Image, quads: Iterable[Any]) -> WhiteBalance | None:
     if image.ndim != 3 or image.shape[2] != 3:
         return None
     whites = []
+    h, w = image.shape[:2]
     for quad in quads:
         pts = np.asarray(quad, dtype=np.float64).reshape(4, 2)
         centre = pts.mean(axis=0)
         grown = np.round(centre + (pts - centre) * MARKER_MARGIN).astype(np.int32)
-        mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, grown, 1)
-        px = image[mask.astype(bool)].astype(np.float32)
+        # the marker's own box, not a mask the size of the frame: this runs every `every` frames of a live camera
+        x0, y0 = np.maximum(grown.min(axis=0), 0)
+        x1, y1 = np.minimum(grown.max(axis=0) + 1, [w, h])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, grown - np.array([x0, y0], dtype=np.int32), 1)
+        px = image[y0:y1, x0:x1][mask.astype(bool)].astype(np.float32)
         if len(px) < 16:
             continue
         lum = px.sum(axis=1)

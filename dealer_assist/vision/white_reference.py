@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from dealer_assist.vision.calibration import CalibrationError, CameraCalibration, aruco_detector
+from dealer_assist.vision.table_profile import TableProfile
 from dealer_assist.vision.white_balance import WhiteBalance, white_of
 
 Image = npt.NDArray[np.uint8]
@@ -35,10 +37,20 @@ class WhiteReference:
         self._recent: deque[tuple[float, float, float]] = deque(maxlen=max(1, keep))
         self._frames = 0
         self.measured = 0       # measurements that found a marker
-        dict_id = getattr(cv2.aruco, dictionary, None)
-        self._detector = (cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dict_id),
-                                                  cv2.aruco.DetectorParameters())
-                          if dict_id is not None and self.quads else None)
+        self._detector: cv2.aruco.ArucoDetector | None = None
+        if self.quads:
+            try:
+                self._detector = aruco_detector(dictionary, subpixel=False)
+            except CalibrationError:
+                self._detector = None                 # no dictionary to find the markers by: the calibration's gains
+
+    @classmethod
+    def for_table(cls, profile: TableProfile, calibration: CameraCalibration,
+                  initial: WhiteBalance | None = None) -> WhiteReference:
+        """The profile's rail markers where the calibration puts them, from `initial` (default: the calibration's
+        gains)."""
+        quads = {m.id: calibration.to_image(m.corners()) for m in profile.markers}
+        return cls(quads, profile.aruco_dictionary, calibration.white_balance if initial is None else initial)
 
     def update(self, image: Image) -> WhiteBalance:
         """The balance for this frame: every `every` frames (the first included) the markers are measured again."""
