@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/vision.py [--scenes 100] [--model models/] [--speed-frames 20] [--rounds 5]
 
 Held-out scenes (face and back designs never used in training) are rendered from fixed seeds and
-cached as PNG + truth JSON under datasets/heldout/<renderer hash>/ (git-ignored), so a second run only detects.
+cached as PNG + truth JSON under datasets/heldout/<renderer hash>-<designs hash>/ (git-ignored), so a second run
+only detects.
 Prints `name: value` lines; speeds are medians over repeated passes over the same frames, and the
 Ultralytics comparison runs in the same process on the same checkpoint and frames.
 `print_*`: frames of felt and chips carrying print and no card (`synth.dataset.print_scene`, set in DejaVu,
@@ -30,13 +31,14 @@ sys.path.insert(0, str(REPO))
 
 from dealer_assist.synth.dataset import print_scene  # noqa: E402
 from dealer_assist.synth.evaluate import Tally  # noqa: E402
-from dealer_assist.synth.scene import SceneOptions, render_scene, renderer_key  # noqa: E402
+from dealer_assist.synth.scene import SceneOptions, designs_key, render_scene, renderer_key  # noqa: E402
 from dealer_assist.synth.train import HELDOUT_SEED0, render  # noqa: E402
 from dealer_assist.synth.truth import SceneTruth  # noqa: E402
 from dealer_assist.vision.backends.common import Thresholds  # noqa: E402
 from dealer_assist.vision.detector import load_manifest, make_detector  # noqa: E402
 
-CACHE = REPO / "datasets" / "heldout" / renderer_key()
+CACHE = REPO / "datasets" / "heldout" / f"{renderer_key()}-{designs_key('held_out')}"
+"""Scenes by renderer version and by the held-out designs installed (without the art packages: procedural only)."""
 TARGETS = {"face_up_precision": 0.995, "face_up_recall": 0.995, "backs_recall": 0.99, "button_found": 0.99}
 
 

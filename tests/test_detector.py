@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -131,6 +132,26 @@ def test_read_image_errors(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     with pytest.raises(DealerAssistError, match="cannot read"):
         read_image(empty)
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an EXIF APP1 segment holding only the orientation tag (0x0112), as a phone marks a portrait."""
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    app1 = b"Exif\x00\x00" + b"II*\x00" + struct.pack("<I", 8) + ifd
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_is_read_upright_as_its_exif_orientation_says(tmp_path: Path) -> None:
+    """A phone stores a portrait photo's pixels sideways and says so in EXIF: `detect`'s polygons are in the photo as
+    every viewer shows it, so the image is read turned as the tag says (6: turned 90 degrees clockwise)."""
+    pixels = np.zeros((40, 80, 3), np.uint8)
+    pixels[:, :40] = 255                                   # stored: white on the left half
+    photo = tmp_path / "portrait.jpg"
+    write_image(photo, pixels)
+    photo.write_bytes(_with_exif_orientation(photo.read_bytes(), 6))
+    shown = read_image(photo)
+    assert shown.shape == (80, 40, 3)
+    assert shown[:30].mean() > 200 and shown[50:].mean() < 50   # the left half is now on top
 
 
 def test_a_cut_off_image_is_one_line_with_no_decoder_chatter(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:

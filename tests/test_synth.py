@@ -20,7 +20,7 @@ from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.synth import card_art
 from dealer_assist.synth.card_art import DESIGNS_HELD_OUT, DESIGNS_TRAIN, load_back_design, load_face_design
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, SimulationError
-from dealer_assist.synth.scene import SceneOptions, render_scene
+from dealer_assist.synth.scene import SceneOptions, designs_key, render_scene
 from dealer_assist.synth.table_render import Effects, Placement, TableRenderer, apply_h, make_camera, random_felt
 from dealer_assist.synth.truth import ObjectTruth, SceneTruth
 from dealer_assist.vision.frames import FrameSource
@@ -43,6 +43,15 @@ def test_same_seed_same_bytes() -> None:
     assert a.truth == b.truth
     assert a.image.tobytes() != c.image.tobytes()
     assert SceneTruth.from_dict(json.loads(json.dumps(a.truth.to_dict()))).objects[0].kind == a.truth.objects[0].kind
+
+
+def test_cached_scenes_are_keyed_by_the_designs_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scenes rendered on a machine without the art packages are procedural only: a held-out scene cache must not
+    serve them once the packages are installed (the benchmark's figures would be on one procedural deck)."""
+    procedural = designs_key("held_out")
+    assert procedural == designs_key("held_out") and procedural != designs_key("train")
+    monkeypatch.setattr(card_art, "design_available", lambda name: True)
+    assert designs_key("held_out") != procedural
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -86,6 +86,13 @@ def renderer_key() -> str:
     return h.hexdigest()[:10]
 
 
+def designs_key(split: Split) -> str:
+    """A hash of the face and back designs a split draws from here: which depends on the art packages installed,
+    so scenes cached without them (procedural decks only) are not reused once they are."""
+    names = (*designs_for(split, "face"), "|", *designs_for(split, "back"))
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()[:8]
+
+
 def render_scene(seed: int, split: Split = "train", options: SceneOptions | None = None) -> RenderedScene:
     """Render one random scene; the same seed, split and options always give the same bytes."""
     opts = options or SceneOptions()
