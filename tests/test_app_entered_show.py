@@ -189,6 +189,7 @@ def test_shown_hands_keyed_in_at_the_showdown_are_awarded_and_logged_as_entered(
     assert pad.show_button.isEnabled()                             # awarded, not gathered: a fix may still go in
 
     text = _story(app_dirs)                                         # recorded as it happened
+    assert "\nCamera: " in text                                     # with the camera file the cards were mapped by
     for seat, cards in HANDS.items():
         shown = " ".join(str(c) for c in parse_cards(cards))
         assert f"seat {seat} shows {shown} (entered by the dealer: the camera could not read it)" in text, text

@@ -188,7 +188,7 @@ def test_the_video_demo_and_the_table_record_through_one_writer(qtbot, qapp, app
     notices: list[str] = []
     monkeypatch.setattr(window, "show_notice", notices.append)
     profile = oval_profile(6)
-    assert window._table_sink(profile.name, profile.to_toml(), FrameRing()) is not None, notices
+    assert window._table_sink(profile.name, profile.to_toml(), "", FrameRing()) is not None, notices
     assert window.log_writer is not None and not notices
     window.close()
     assert window.log_writer is None
@@ -297,9 +297,12 @@ def test_a_new_dealer_on_the_table_opens_their_down_in_the_log_without_stopping_
     try:
         downs = db.execute("SELECT d.name, count(h.id) FROM sessions s JOIN dealers d ON d.id = s.dealer_id "
                            "LEFT JOIN hands h ON h.session_id = s.id GROUP BY s.id ORDER BY s.id").fetchall()
+        calibrations = [r[0] for r in db.execute("SELECT calibration FROM sessions ORDER BY id")]
     finally:
         db.close()
     assert downs == [("Ann Lee", 1), ("Bea Cruz", 0)], downs   # Bea's down: from the next hand on
+    camera_file = Path(window.settings.table_profile).with_suffix(".camera.toml")   # the same camera, both downs
+    assert calibrations == [camera_file.read_text()] * 2
     assert _hands(app_dirs)[0][0] == "incomplete"
 
 

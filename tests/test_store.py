@@ -88,7 +88,8 @@ def test_open_uses_wal_and_records_migrations(tmp_path: Path) -> None:
     with HandLog.open(path) as log:  # reopening applies nothing twice
         rows = log.conn.execute("SELECT migration_set, name FROM _sqlite_migrations").fetchall()
     assert rows == [(MIGRATION_SET, "m001_initial_schema"), (MIGRATION_SET, "m002_hand_camera"),
-                    (MIGRATION_SET, "m003_hand_event_bounds"), (MIGRATION_SET, "m004_hand_unrefereed")]
+                    (MIGRATION_SET, "m003_hand_event_bounds"), (MIGRATION_SET, "m004_hand_unrefereed"),
+                    (MIGRATION_SET, "m005_session_calibration")]
     with HandLog.open(path, durability="power") as log:
         assert log.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 

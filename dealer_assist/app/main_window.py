@@ -379,7 +379,7 @@ class MainWindow(QMainWindow):
         self.log_writer: HandLog | None = None  # the hand log's one writer: the video demo's and the table's hands
         self.table_sink: GuardedSink | None = None
         self.table_log_sink: HandLogSink | None = None  # the guarded sink's writer: its session is the dealer's down
-        self.table_profile_text = ("", "")  # the table's name and profile TOML its sessions are opened with
+        self.table_profile_text = ("", "", "")  # table name, profile and camera calibration (TOML) of its sessions
         self.sim_award: Award | None = None
         self.sim_errors: tuple[str, ...] = ()
         self.sim_seed = seed
@@ -750,7 +750,7 @@ class MainWindow(QMainWindow):
         from dealer_assist.app.models.live_session import LiveSession, VisionWorker
         from dealer_assist.audit.referee import Referee
         from dealer_assist.audit.table import TableConfig
-        from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+        from dealer_assist.vision.calibration import CameraCalibration, calibration_text, default_camera_path
         from dealer_assist.vision.camera_reach import camera_reach
         from dealer_assist.vision.detector import make_detector
 
@@ -758,7 +758,8 @@ class MainWindow(QMainWindow):
         self.source_error = None
         try:
             profile = load_profile(s.table_profile)
-            calibration = CameraCalibration.load(default_camera_path(profile), profile)
+            camera_file = default_camera_path(profile)
+            calibration = CameraCalibration.load(camera_file, profile)
             pipeline = Pipeline.build(profile, calibration, make_detector(detector),
                                       TrackerConfig(hand_size=self.rules.hand_size,
                                                     draw_procedure=self.rules.draw_procedure))
@@ -776,7 +777,8 @@ class MainWindow(QMainWindow):
                 self.live.show_banner(f"Refereeing is off: {exc}. The video is shown without it.")
                 return None
         ring = FrameRing()
-        sink = self._table_sink(profile.name, profile.to_toml(), ring)   # every record committed as it happens
+        # every record committed as it happens; the session keeps the calibration the cards are mapped by
+        sink = self._table_sink(profile.name, profile.to_toml(), calibration_text(calibration, camera_file), ring)
         referee = Referee(config, sink)
         worker = VisionWorker(source, pipeline, self.slot, ring=ring)  # 3 s behind, as the audit; the pad looks ahead
         self.session = LiveSession(referee, self.table, self.flags, worker, journal=self._held_journal(sink))
@@ -790,7 +792,7 @@ class MainWindow(QMainWindow):
         self.live.show_banner(self.table_warning)   # a camera too coarse to read shows
         return self.session
 
-    def _table_sink(self, table: str, profile: str, ring: FrameRing) -> RefereeSink | None:
+    def _table_sink(self, table: str, profile: str, calibration: str, ring: FrameRing) -> RefereeSink | None:
         """The hand log for the camera's table: a session in it, written through a guarded sink (a log that cannot
         be opened, or stops being writable, is said in one line; the referee carries on)."""
         from dealer_assist.store.sink import HandLogSink
@@ -798,13 +800,13 @@ class MainWindow(QMainWindow):
         path = self.review_model.path
         try:
             session = self._log_writer().open_session(table, self.settings.dealer_name, profile=profile,
-                                                      house_rules=self.rules.to_dict())
+                                                      house_rules=self.rules.to_dict(), calibration=calibration)
         except WRITE_ERRORS as exc:
             self.show_notice(f"Hands at this table are not being recorded: {exc}")
             return None
         self.table_log_sink = HandLogSink(self._log_writer(), session, frames=ring, encode=_jpeg)
         self.table_sink = GuardedSink(self.table_log_sink, path, self.show_notice)
-        self.table_profile_text = (table, profile)
+        self.table_profile_text = (table, profile, calibration)
         return self.table_sink
 
     def _held_journal(self, sink: RefereeSink | None) -> HeldJournal | None:
@@ -829,10 +831,10 @@ class MainWindow(QMainWindow):
         sink, log = self.table_log_sink, self.log_writer
         if sink is None or log is None or self.table_sink is None or self.table_sink.error is not None:
             return
-        table, profile = self.table_profile_text
+        table, profile, calibration = self.table_profile_text
         try:
             sink.session_id = log.open_session(table, self.settings.dealer_name, profile=profile,
-                                               house_rules=self.rules.to_dict())
+                                               house_rules=self.rules.to_dict(), calibration=calibration)
         except WRITE_ERRORS as exc:
             self.show_notice(f"The new dealer could not be recorded ({exc}); hands stay under the previous one")
 

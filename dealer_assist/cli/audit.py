@@ -92,7 +92,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     from dealer_assist.cli.sources import open_source
     from dealer_assist.store import HandLog, resolve_log_path
     from dealer_assist.store.sink import HandLogSink, RecentFrames
-    from dealer_assist.vision.calibration import CameraCalibration, default_camera_path
+    from dealer_assist.vision.calibration import CameraCalibration, calibration_text, default_camera_path
     from dealer_assist.vision.camera_reach import camera_reach
     from dealer_assist.vision.detector import Detector, encode_jpeg, make_detector
     from dealer_assist.vision.pipeline import Pipeline
@@ -113,8 +113,10 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     det: Detector = (TruthDetector(SimTruth.load(detector[5:])) if fake
                      else make_detector(detector, model, device=device))
     rules = _house(house, str(truth.data["game"]) if truth else "badugi-limit")
+    camera_file = None
     if camera:
-        calibration = CameraCalibration.load(camera, profile)
+        camera_file = Path(camera)
+        calibration = CameraCalibration.load(camera_file, profile)
     elif truth is not None:
         calibration = truth.calibration()
         if calibration.table != profile.name:      # its camera looked at another table: every card lands elsewhere
@@ -127,6 +129,7 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
                 f"no camera calibration for table {profile.name!r} (none at {str(default)!r}); make one with "
                 "`dealer-assist calibrate --table PROFILE --image IMG --aruco --out FILE`, name one with --camera "
                 "FILE, or for a sim-video recording pass its --truth TRUTH.json")
+        camera_file = default
         calibration = CameraCalibration.load(default, profile)
     if given is not None:
         stacks = given
@@ -159,7 +162,8 @@ def audit(video: str, table: str, camera: str | None, house: str | None, actions
     path = resolve_log_path(log_path)
     log = HandLog.open(path)
     try:
-        session = log.open_session(profile.name, dealer, profile=profile.to_toml(), house_rules=rules.to_dict())
+        session = log.open_session(profile.name, dealer, profile=profile.to_toml(), house_rules=rules.to_dict(),
+                                   calibration=calibration_text(calibration, camera_file))
         frames = RecentFrames(size=max(30, int((horizon + 2) * max(source.fps, 1.0))), fps=source.fps)
         sink = HandLogSink(log, session, frames=frames, encode=encode_jpeg)
         referee = Referee(config, sink)

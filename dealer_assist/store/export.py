@@ -81,12 +81,19 @@ def record_dict(record: StoredRecord) -> dict[str, Any]:
     return {"record": _RECORD_NAMES[type(record)], **asdict(record)}
 
 
+def _calibration(story: HandStory) -> dict[str, str]:
+    """The session's camera calibration, where one was recorded: left out, not null, where none was, so that an
+    export made before the log kept calibrations matches its re-export (`log verify --export`)."""
+    return {} if story.calibration is None else {"calibration": story.calibration}
+
+
 def story_dict(story: HandStory, links: ChainLinks | None = None) -> dict[str, Any]:
     """The whole hand as one JSON object: hand, house rules, records in chain order, end; given the hand's `links`,
     each of them also carries its row's `prev` and `hash`."""
     hand = asdict(story.hand)
     hand["seats"] = {str(k): v for k, v in story.hand.seats.items()}
-    hand_data = {**hand, "seq": story.seq, "t": story.t, "house_rules": story.house_rules, "camera": story.camera}
+    hand_data = {**hand, "seq": story.seq, "t": story.t, "house_rules": story.house_rules, "camera": story.camera,
+                 **_calibration(story)}
     return {
         "hand": _linked(hand_data, story.seq, links),
         "records": [_linked(record_dict(r), r.seq, links) for r in story.records],
@@ -143,8 +150,9 @@ def _csv_fields(hand_id: int, record: StoredRecord) -> list[Any]:
 
 
 def export_csv(stories: Iterable[HandStory], *, chain: ChainLookup | None = None) -> Iterator[str]:
-    """A header, then per hand a `hand` line (its data: the seats' stacks, the house rules and whether a camera's
-    table was refereed, so the file alone says under which rules the hand was judged), one line per record, and an
+    """A header, then per hand a `hand` line (its data: the seats' stacks, the house rules, whether a camera's table
+    was refereed and the camera's calibration, so the file alone says under which rules the hand was judged), one line
+    per record, and an
     `end` line; with `chain`, each line's last column is its row's stored hash."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -164,7 +172,8 @@ def export_csv(stories: Iterable[HandStory], *, chain: ChainLookup | None = None
         writer.writerow([hand.id, story.seq, "hand", hand.id, hand.started_at, story.t, None, hand.button,
                          hand.game, f"table {hand.table} hand #{hand.number} dealer {hand.dealer}",
                          canonical_json({"seats": {str(k): v for k, v in hand.seats.items()},
-                                         "house_rules": story.house_rules, "camera": story.camera}),
+                                         "house_rules": story.house_rules, "camera": story.camera,
+                                         **_calibration(story)}),
                          _link_hash(links, story.seq)])
         for record in story.records:
             writer.writerow(_csv_row(hand.id, record, links))

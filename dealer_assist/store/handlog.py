@@ -522,13 +522,18 @@ class HandLog:
 
     @_locked
     def open_session(self, table: str, dealer: str, *, profile: str = "",
-                     house_rules: str | Mapping[str, Any] = "", started_at: datetime | None = None) -> int:
-        """Start a dealer's down at a table; returns the session id that hands are recorded under."""
+                     house_rules: str | Mapping[str, Any] = "", started_at: datetime | None = None,
+                     calibration: str | None = None) -> int:
+        """Start a dealer's down at a table; returns the session id that hands are recorded under. `calibration`: the
+        camera calibration's TOML text when a camera watches the table (kept with the session's row)."""
         with self._transaction():
             table_id = self.register_table(table, profile=profile, house_rules=house_rules)
             dealer_id = self.register_dealer(dealer)
             when = local_text(started_at)
-            return self._append("sessions", {"table_id": table_id, "dealer_id": dealer_id, "started_at": when}).id
+            values: dict[str, Any] = {"table_id": table_id, "dealer_id": dealer_id, "started_at": when}
+            if calibration is not None and "calibration" in self._column_set["sessions"]:
+                values["calibration"] = calibration
+            return self._append("sessions", values).id
 
     @_locked
     def start_hand(self, session_id: int, *, button: int, stacks: Mapping[int, int], game: str = "badugi",

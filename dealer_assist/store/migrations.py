@@ -126,6 +126,14 @@ def m004_hand_unrefereed(db: Database) -> None:
     db.execute("ALTER TABLE hand_ends ADD COLUMN unrefereed INTEGER")
 
 
+@migrations()
+def m005_session_calibration(db: Database) -> None:
+    """`sessions.calibration`: the camera calibration the session's cards were mapped into seats by (the camera file's
+    TOML: homography, how it was fitted and its error, the light's white gains), so a reviewer can tell what the
+    camera saw from what it was calibrated to see. NULL for hands entered by hand and sessions before this column."""
+    db.execute("ALTER TABLE sessions ADD COLUMN calibration TEXT")
+
+
 def apply_migrations(conn: sqlite3.Connection, *, stop_before: str | None = None) -> None:
     """Apply the pending migrations, each in its own transaction, recorded in `_sqlite_migrations` (`stop_before`: the
     first one not to apply, to make a log as an older version left it)."""

@@ -204,5 +204,7 @@ def hand_story(conn: sqlite3.Connection, hand_id: int) -> HandStory:
         e = ends[0]
         end = HandEnd(e["id"], e["seq"], e["status"], e["reason"], e["ended_at"], e["t"],
                       e.get("unrefereed"))
+    session = _rows_where(conn, "sessions", "id", row["session_id"])  # SELECT *: an older log has no `calibration`
+    calibration = session[0].get("calibration") if session else None
     return HandStory(hand=_summary(head), seq=seq, house_rules=rules, t=t, records=tuple(records), end=end,
-                     camera=None if camera is None else bool(camera))
+                     camera=None if camera is None else bool(camera), calibration=calibration)

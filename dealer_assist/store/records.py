@@ -184,7 +184,8 @@ StoredRecord = StoredEvent | StoredAction | StoredFlag | StoredAward | StoredCor
 @dataclass(frozen=True, slots=True)
 class HandStory:
     """Everything recorded about one hand, in the order it was written (by chain sequence). `camera`: refereed as a
-    camera's table (True) or strictly (False); None when the log did not say (hands recorded before it kept this)."""
+    camera's table (True) or strictly (False); None when the log did not say (hands recorded before it kept this).
+    `calibration`: the session's camera calibration (TOML text), None where no camera's was recorded."""
 
     hand: HandSummary
     seq: int
@@ -193,6 +194,7 @@ class HandStory:
     records: tuple[StoredRecord, ...] = field(default=())
     end: HandEnd | None = None
     camera: bool | None = None
+    calibration: str | None = None
 
     @property
     def unrefereed(self) -> frozenset[int]:

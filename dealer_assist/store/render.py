@@ -7,6 +7,7 @@ from typing import Any
 
 from dealer_assist.audit.outputs import FLAG_RULINGS, REFEREE_BY
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.camera_text import calibration_line
 from dealer_assist.store.records import (
     HandStory,
     StoredAction,
@@ -218,6 +219,8 @@ def render_story(story: HandStory, *, recorder_active: bool = True) -> str:
     rules = [r.strip() for r in story.house_rules.splitlines() if r.strip() and not r.startswith("#")]
     if rules:
         lines.append("House rules: " + "; ".join(rules))
+    if story.calibration is not None:
+        lines.append(calibration_line(story.calibration))
     if story.camera is not None:
         lines.append("Refereed as a camera's table (a card's landing seen a frame or a pitch early or late is allowed)"
                      if story.camera else "Refereed strictly (every event in its exact order)")

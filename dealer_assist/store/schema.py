@@ -10,8 +10,9 @@ import sqlite3
 
 MIGRATION_SET = "dealer_assist.hand_log"
 MIGRATION_NAMES: tuple[str, ...] = ("m001_initial_schema", "m002_hand_camera", "m003_hand_event_bounds",
-                                  "m004_hand_unrefereed")
-ADDITIVE_MIGRATIONS = frozenset({"m002_hand_camera", "m003_hand_event_bounds", "m004_hand_unrefereed"})
+                                  "m004_hand_unrefereed", "m005_session_calibration")
+ADDITIVE_MIGRATIONS = frozenset({"m002_hand_camera", "m003_hand_event_bounds", "m004_hand_unrefereed",
+                                 "m005_session_calibration"})
 """Migrations a log can do without when read: they add nullable columns (which read as NULL) and views, so a
 read-only copy kept as evidence need not be opened for recording to be shown or verified."""
 MIGRATIONS_TABLE = "_sqlite_migrations"

@@ -236,6 +236,17 @@ def default_camera_path(profile: TableProfile) -> Path:
     return base / f"{profile.name}.camera.toml"
 
 
+def calibration_text(calibration: CameraCalibration, path: Path | None = None) -> str:
+    """What the hand log keeps of the calibration a session ran with: the camera file as it was read (its creation
+    date and comments included), else the calibration's own TOML (the simulated table's, or one made in the app)."""
+    if path is not None:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass                                   # gone since it was loaded: what is in use is written instead
+    return calibration.to_toml()
+
+
 # -- computing ------------------------------------------------------------------------------------
 
 
