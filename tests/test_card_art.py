@@ -108,7 +108,7 @@ def test_font_decks_draw_distinct_faces_with_their_index_where_the_boxes_say() -
     present = [d for d in procedural.FONT_DECKS if procedural.font_deck_available(d)]
     assert set(present) <= set(classifier_faces())
     assert set(classifier_faces()) - set(present) == set(card_art.designs_for("train", "face"))
-    for name in procedural.FONT_DECKS[:3]:  # drawn with OpenCV's own font where the fonts are not installed
+    for name in procedural.FONT_DECKS[:3]:  # drawn in DejaVu Sans where the fonts are not installed
         design = load_face_design(name)
         digests = {hashlib.sha1(img.tobytes()).hexdigest() for img in design.faces.values()}
         assert len(digests) == 52

