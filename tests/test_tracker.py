@@ -173,6 +173,21 @@ def test_fold_is_settled_by_another_seat_changing() -> None:
     assert summary(run(t))[-3:] == [("folded", 2), ("discarded", 3, 1), ("replaced", 3)]
 
 
+def test_a_fold_just_before_the_showdown_comes_before_the_shows() -> None:
+    """Without a word from the referee, a whole hand seen going waits for what follows; a hand turned up means the
+    showdown has begun (no draw is left to discard in), so the fold is settled then and told first, stamped when the
+    cards went, not after the showdown's changes. (Where every seat is served before the next declares, any other
+    seat's change settles it already.)"""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2, 3], 4).hold(1.0)
+    went = t.frame
+    t.fold(2).hold(0.8).show(1, ["Ah", "2c", "3d", "4s"]).hold(1.0).show(3, ["Kh", "Qc", "Jd", "Ts"]).hold(1.5)
+    events = run(t, Tracker(6, TrackerConfig(draw_procedure="discard_then_replace")), flush=False)
+    assert summary(events)[-3:] == [("folded", 2), ("shown", 1, "Ah 2c 3d 4s"), ("shown", 3, "Ts Jd Qc Kh")]
+    (emitted, fold), (shown_at, _) = events[-3], events[-2]
+    assert emitted == shown_at and abs(fold.frame - went) <= 2
+
+
 def test_last_seat_holding_cards_is_no_fold() -> None:
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2], 4).hold(1.0)

@@ -726,6 +726,7 @@ class Tracker:
             start = commit.start
             events += [CardExposed(start.t, start.frame, None, card)
                        for card in _sorted(commit.new.face_up - commit.old.face_up)]
+        events += self._folds_before_shows(events)
         seats_clear = all(s.stable.count == 0 for s in self._seats)
         if self._hand.active and seats_clear and (self._muck.stable.count == 0 or button_move is not None):
             # the hand is over: every seat and the muck cleared, or the button moved on with the seats clear
@@ -745,6 +746,21 @@ class Tracker:
         self.events_emitted += len(events)
         self._count_owed(events)
         return events
+
+    def _folds_before_shows(self, events: Sequence[TableEvent]) -> list[TableEvent]:
+        """A hand turned up means the showdown has begun, so no draw is left to discard in: a seat whose whole hand was
+        seen going before it, still waiting for a word (no hint, and the muck still settling), folded. Without this it
+        waited out the showdown's changes and came after the shows, out of order."""
+        shown = [e for e in events if isinstance(e, CardsShown)]
+        if not shown:
+            return []
+        first, showing = min(e.t for e in shown), {e.seat for e in shown}
+        out: list[TableEvent] = []
+        for seat, p in list(self._hand.pending.items()):
+            if (seat not in showing and not p.partial and not p.vanished and p.t < first
+                    and self._told(seat, p.t) is None):
+                out += self._resolve_fold(seat)
+        return out
 
     def _count_owed(self, events: Iterable[TableEvent]) -> None:
         """Keep the tracker's account of the replacements owed: the seat that discarded last (a discard elsewhere
