@@ -17,6 +17,8 @@ from dealer_assist.audit.records import DealerAction, Flag, FlagKind, Severity
 from dealer_assist.store.handlog import HandLog
 from dealer_assist.store.log_key import KEY_ENV, write_new_key
 
+CALIBRATION = 'table = "T2"\nmethod = "aruco:0,1,2,3"\nimage_width = 1280\nimage_height = 720\nerror_cm = 0.4\n'
+
 
 @pytest.fixture
 def log_path(tmp_path: Path) -> Path:
@@ -24,7 +26,7 @@ def log_path(tmp_path: Path) -> Path:
     log = HandLog.open(path)
     try:
         first = log.open_session("T1", "Dana", house_rules='preset = "badugi-limit"')
-        second = log.open_session("T2", "Eve")
+        second = log.open_session("T2", "Eve", calibration=CALIBRATION)
         for session, flagged in ((first, True), (first, False), (second, False)):
             hand = log.start_hand(session, button=3, stacks={1: 100, 2: 200, 3: 150, 4: 90, 5: 80, 6: 70})
             log.record_action(hand, DealerAction(4, "call", 10, t=1.0))
@@ -50,6 +52,10 @@ def test_model_lists_filters_and_tells_the_story(log_path: Path) -> None:
     assert kinds[0] == "header" and "action" in kinds and "flag" in kinds and "award" in kinds
     assert kinds[-1] == "end" and "complete" in lines[-1].text
     assert any("Seat 4 gets the odd chip" in line.text for line in lines)
+    assert not any(line.text.startswith("Camera:") for line in lines)       # entered by hand: no camera
+    (filmed,) = model.hands(Filters(table="T2"))
+    header = [line for line in model.timeline(filmed.id) if line.kind == "header"]
+    assert [line.text[:59] for line in header[1:]] == ["Camera: calibrated from the rail's ArUco markers 0, 1, 2, 3"]
     ok, text = model.verify()
     assert ok and "intact" in text
     exported = json.loads(model.export_json(flagged[0].id))

@@ -14,6 +14,7 @@ from pathlib import Path
 from dealer_assist.app.models.table import SeatState
 from dealer_assist.audit.records import DealerAction
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.store.camera_text import calibration_line
 from dealer_assist.store.export import chain_links, export_csv, export_json
 from dealer_assist.store.handlog import HandLog, snapshot_file
 from dealer_assist.store.log_key import KEY_ENV, load_key
@@ -131,6 +132,8 @@ class ReviewModel:
         replay = _SeatReplay(story)
         out = [TimelineLine(f"Hand {hand.id}: {hand.table} #{hand.number}, {hand.game}, dealer {hand.dealer}; "
                             f"button seat {hand.button}; stacks {seats}", "header", None, replay.states)]
+        if story.calibration is not None:      # the camera the cards were mapped into seats by
+            out.append(TimelineLine(calibration_line(story.calibration), "header", None, replay.states))
         frame: str | None = None
         held = story.unrefereed
         for record in story.records:
