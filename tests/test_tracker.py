@@ -188,6 +188,18 @@ def test_a_fold_just_before_the_showdown_comes_before_the_shows() -> None:
     assert emitted == shown_at and abs(fold.frame - went) <= 2
 
 
+def test_faces_coming_into_view_at_a_seat_that_showed_are_no_new_cards() -> None:
+    """A shown hand with a back read beside it (the dealer's hand, a card still face down), then one more face coming
+    into view there: the show's, never a card dealt or replaced to that seat and exposed (no card comes after a
+    show)."""
+    t = ScriptedTable(6, FPS).hold(0.5)
+    deal_round(t, [1, 2], 4).hold(1.0)
+    t.show(2, ["Kh", "Qc", "Jd", "Ts"]).hold(1.0).deal(2).hold(1.0).deal(2, "9s").hold(1.5)
+    after = summary(run(t))[8:]
+    assert after[0] == ("shown", 2, "Ts Jd Qc Kh") and after[-1] == ("shown", 2, "9s Ts Jd Qc Kh"), after
+    assert not any(e[0] in ("exposed", "replaced") or e[2:] == ("9s",) for e in after), after
+
+
 def test_last_seat_holding_cards_is_no_fold() -> None:
     t = ScriptedTable(6, FPS).hold(0.5)
     deal_round(t, [1, 2], 4).hold(1.0)

@@ -1038,6 +1038,12 @@ class Tracker:
             pass                                    # a hand spread face up shows cards the pile had hidden
         elif delta > 0:
             hand.active = True
+            if seat in hand.shown and arrived_up:
+                # No card comes to a seat once it has shown its hand: faces coming into view there (a hand moved off
+                # the spread, the dealer pushing it) are its show's, never a card dealt, replaced or exposed.
+                events += self._show_more(seat, arrived_up)
+                delta -= len(arrived_up)
+                arrived_up = ()
             p = hand.pending.pop(seat, None)
             back = 0
             if p is not None and p.partial and (p.box or self._no_draw(p.t) or self._box_gone(seat, p)
