@@ -23,3 +23,12 @@ def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("DEALER_ASSIST_LOG", str(tmp_path / "log" / "hand-log.sqlite"))
     monkeypatch.setenv("DEALER_ASSIST_CRASH_DIR", str(tmp_path / "crash"))
     return tmp_path
+
+
+@pytest.fixture
+def procedural_decks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behave as on a machine without the Debian card-art packages: only the procedural decks can be drawn. The
+    designs a scene or video draws from change its bytes, so a test that pins them gives the same on every machine."""
+    from dealer_assist.synth import card_art
+
+    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))

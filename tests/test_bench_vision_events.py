@@ -8,6 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
+from test_white_balance import _white_spread
 from vision_events import (
     LitDetectorFn,
     _actions,
@@ -89,9 +90,7 @@ def test_videos_under_coloured_light_are_corrected_from_the_first_frames_markers
     frame = sim.render_frame(0)
     fixed(frame, [])
     as_seen(frame, [])
-    corrected, warm = (im.astype(int) for im in seen[-2:])
+    corrected, warm = seen[-2:]
     assert np.array_equal(warm, cast_light(frame, "warm"))
-    level = frame.astype(int).sum(axis=2)
-    bright = level > 0.92 * level.max()                  # the frame's whites: the markers, the button
-    fixed_white, warm_white = corrected[bright].mean(axis=0), warm[bright].mean(axis=0)
-    assert np.ptp(warm_white) > 80 and np.ptp(fixed_white) < 20, (warm_white, fixed_white)   # cream, then white
+    spreads = _white_spread(warm, frame), _white_spread(corrected, frame)   # the frame's whites: markers, button
+    assert spreads[0] > 80 and spreads[1] < 20, spreads                     # cream, then white

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from dealer_assist.rules.house_rules import HouseRules
-from dealer_assist.synth import card_art
 from dealer_assist.synth.hand_video import ERROR_KINDS, ROW_STEP_CM, SimulatedTable, _Builder, build_script
 from dealer_assist.synth.track_eval import summarise, track_video, visible_detections
 from dealer_assist.synth.truth import IndexCornerTruth, ObjectTruth
@@ -32,14 +31,7 @@ def _sim(game: str, seed: int, errors: tuple[str, ...] = ()) -> SimulatedTable:
     return SimulatedTable(game, seed, errors=errors, profile=PROFILE6, size=(480, 270), fps=15.0, players=3)
 
 
-@pytest.fixture
-def procedural_decks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The held-out procedural decks whatever art packages the machine has: the designs a video draws change its
-    frames, so the same seed must give the same video on every machine (these cases came from one machine's art)."""
-    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))
-
-
-@pytest.mark.usefixtures("procedural_decks")
+@pytest.mark.usefixtures("procedural_decks")   # the same video on every machine, whatever art it has
 @pytest.mark.parametrize(("game", "seed", "errors"), [
     ("badugi-limit", 4, ()),
     ("badugi-limit", 17, ERROR_KINDS),

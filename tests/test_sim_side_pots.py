@@ -34,7 +34,6 @@ from dealer_assist.audit.table import TableConfig
 from dealer_assist.rules.awards import Award, award_pots
 from dealer_assist.rules.house_rules import HouseRules
 from dealer_assist.rules.steps import Awarded
-from dealer_assist.synth import card_art
 from dealer_assist.synth.hand_video import ERROR_KINDS, SimulatedTable, default_stack
 from dealer_assist.vision.events import CardBurned, CardReplaced, CardsDiscarded, CardsShown, SeatFolded, TableEvent
 
@@ -229,10 +228,9 @@ OFF_TRUTH_SHA256: dict[_Key, str] = {
 }
 
 
+@pytest.mark.usefixtures("procedural_decks")   # as where no card-art package is installed (see OFF_TRUTH_SHA256)
 @pytest.mark.parametrize("key", list(OFF_TRUTH_SHA256), ids=lambda k: f"{k[0]}-{k[1]}")
-def test_without_the_option_the_truth_is_byte_identical(key: _Key, monkeypatch: pytest.MonkeyPatch) -> None:
-    # as where no card-art package is installed (see OFF_TRUTH_SHA256)
-    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))
+def test_without_the_option_the_truth_is_byte_identical(key: _Key) -> None:
     game, seed, players, errors, size = key
     sim = SimulatedTable(game, seed, players=players, errors=ERROR_KINDS if errors else (), size=size, fps=15.0)
     text = json.dumps(sim.truth.to_dict(), indent=1)

@@ -29,10 +29,7 @@ from dealer_assist.vision.table_profile import oval_profile
 SMALL = (640, 360)
 
 
-@pytest.fixture(autouse=True)
-def procedural_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Behave as on a machine without the Debian card-art packages."""
-    monkeypatch.setattr(card_art, "design_available", lambda name: name.removeprefix("back:").startswith("proc-"))
+pytestmark = pytest.mark.usefixtures("procedural_decks")   # as on a machine without the card-art packages
 
 
 def test_same_seed_same_bytes() -> None:
