@@ -56,7 +56,8 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   face up (at least 2, after it held `hand_size` cards, or 2 or more turned up at once by a seat
   that was dealt short): `CardsShown`. A spread's small corners are read a few at a time: a card
   read at a showing seat in `show_votes` frames joins its show (no more cards than the seat held),
-  and the seat's whole show comes again, stamped when it was turned up. At showdown, cards that
+  and the seat's whole show comes again, stamped when it was turned up; it is told once whole or settled
+  (`ShowHold`: `show_settle_s`, the first no later than `show_wait_s` after the turn). At showdown, cards that
   vanish in place (turned up, fewer than 2 read; a muck is seen going) are a show of what was read, not a
   fold, and cards a showing seat seems to lose are unread, not discarded. Every back of a whole hand gone and one
   face read where they lay, as the cards were seen moving (or at the showdown), is the hand turned up (cards
@@ -91,6 +92,7 @@ from dealer_assist.vision.events import (
     TableEvent,
 )
 from dealer_assist.vision.mapper import EMPTY, TableObservation, ZoneView
+from dealer_assist.vision.show_hold import ShowHold
 
 _EPS = 1e-6
 PHASE_HISTORY = 64      # the referee's phase changes the tracker remembers (a hand has a dozen)
@@ -154,6 +156,10 @@ class TrackerConfig:
     adopt_s: float = 0.0     # > 0: a source that starts mid-hand; what settles in this time makes no events
     hint_lag_s: float = 8.0  # a phase hint further behind the video than this is not waited for (> audit --horizon)
     show_votes: int = 3      # frames a card must be read in at a seat showing its hand to join the shown cards
+    # A show is told once its read is whole, or has not grown for `show_settle_s`, or after `show_wait_s` (`ShowHold`;
+    # 0: each growth at once). On the 48 hand videos at 720p a spread's read grew for up to 1.8 s.
+    show_settle_s: float = 1.5
+    show_wait_s: float = 2.5
     expose_votes: int = 3    # in the deal, frames within `expose_s` a face-up card must be read in at a seat (0: off)
     expose_s: float = 2.0
     expose_hold_s: float = 0.5   # ... and first read this long ago (a card read well lands face up: a seat's change)
@@ -547,6 +553,7 @@ class Tracker:
         self._stub = ZoneSmoother(self.config)
         self._button = ButtonSmoother(self.config)
         self._hand = _Hand()
+        self._shows = ShowHold(self.config.show_settle_s, self.config.show_wait_s)
         self._hint = PhaseHint()
         self._out_of_hand: frozenset[int] = frozenset()     # seats a card must hold longer at (`stray_hold_s`)
         self._phases: list[tuple[float, str | None]] = []   # (video time as of which the referee was in it, phase)
@@ -727,9 +734,11 @@ class Tracker:
             events += [CardExposed(start.t, start.frame, None, card)
                        for card in _sorted(commit.new.face_up - commit.old.face_up)]
         events += self._folds_before_shows(events)
+        events = self._shows.take(events, t, self._holds)
         seats_clear = all(s.stable.count == 0 for s in self._seats)
         if self._hand.active and seats_clear and (self._muck.stable.count == 0 or button_move is not None):
             # the hand is over: every seat and the muck cleared, or the button moved on with the seats clear
+            events += self._shows.release()
             for seat in list(self._hand.pending):
                 events += self._resolve_fold(seat)
             # a seat's change began when its cards were seen going; one that vanished unseen long before (a hand turned
@@ -803,10 +812,14 @@ class Tracker:
 
     def flush(self) -> list[TableEvent]:
         """At the end of a source: settle seats still waiting between fold and full discard (as folds)."""
-        events: list[TableEvent] = []
+        events: list[TableEvent] = self._shows.release()
         for seat, p in list(self._hand.pending.items()):
             events += self._resolve_fold(seat, discard=not p.partial and self._told(seat, p.t) == "discard")
-        return events
+        return sorted(events, key=lambda e: e.frame)
+
+    def _holds(self, seat: int) -> int:
+        """How many cards a seat held in this hand: a show of that many is whole."""
+        return self._hand.max_count.get(seat, 0)
 
     # -- rules ----------------------------------------------------------------------------------
 
