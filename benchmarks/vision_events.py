@@ -18,7 +18,9 @@ against the video's ground-truth events in order (`synth.track_eval`, `vision.pi
 Prints `name: value` lines: events_recall_in_order, events_precision, spurious_events_from_occluders
 (extra events stamped while a hand or chip stack passes over the table), invented_events (extra events
 with no truth event of their kind and seat within 2 s), event_latency_ms_median
-(video time from the truth landing to the frame that reported it) and the worst latency; seat_count_right /
+(video time from the truth event to the frame that reported it) and the worst latency; landing_latency_ms_median /
+_p95 / _max and landings_within_300ms: the same for the cards dealt and replaced alone (the issue's budget: a card
+landing is an event within 300 ms of video); seat_count_right /
 _over / _under: how often the mapper's card count at a seat matched the truth's, over settled seat-frames (the
 seat holds cards, nothing came or went there within 0.7 s, no hand or chips passing; `synth.track_eval.SeatCounts`).
 With referee hints, for each whole ONNX video: onnx_awards_right / _wrong / _none, the referee's award against the one
@@ -328,6 +330,13 @@ def _report(prefix: str, videos: list[TrackedVideo], elapsed: float, verbose: bo
     print(f"{prefix}_invented_events: {s.invented}")
     print(f"{prefix}_event_latency_ms_median: {s.latency_median_ms:.0f}")
     print(f"{prefix}_event_latency_ms_max: {s.latency_max_ms:.0f}")
+    if s.landings_ms:
+        land = np.asarray(s.landings_ms)
+        print(f"{prefix}_landing_latency_ms_median: {np.median(land):.0f} (cards dealt and replaced, "
+              f"{len(land)} matched)")
+        print(f"{prefix}_landing_latency_ms_p95: {np.percentile(land, 95):.0f}")
+        print(f"{prefix}_landing_latency_ms_max: {land.max():.0f}")
+        print(f"{prefix}_landings_within_300ms: {s.landing_share_within(300):.4f} (target: every one)")
     c = s.counts
     if c.settled:
         print(f"{prefix}_seat_count_right: {c.right / c.settled:.4f}")

@@ -170,6 +170,7 @@ class SeatCounts:
 
 
 SETTLED_S = 0.7
+LANDINGS = frozenset({"dealt", "replaced"})
 
 
 def truth_seat_counts(events: Sequence[TableEvent], seats: int, frames: int) -> npt.NDArray[np.int64]:
@@ -251,10 +252,11 @@ class TrackedVideo:
         order, late or miscounted: something the camera did not report at all); `invented`'s mirror."""
         return _unmatched((score or self.score()).missed, self.found, within_s)
 
-    def latencies(self, score: EventScore | None = None) -> list[float]:
-        """Seconds of video from each matched truth event's landing to the frame that reported it."""
+    def latencies(self, score: EventScore | None = None, kinds: frozenset[str] | None = None) -> list[float]:
+        """Seconds of video from each matched truth event (of `kinds`, or any) to the frame that reported it."""
         s = score or self.score()
-        return [self.emitted_at[j] - self.truth[i].t for i, j in s.pairs]
+        return [self.emitted_at[j] - self.truth[i].t for i, j in s.pairs
+                if kinds is None or self.truth[i].kind in kinds]
 
 
 def save_detections(path: Path, frames: Sequence[Detections]) -> None:
@@ -356,6 +358,14 @@ class Summary:
     missed: tuple[tuple[int, TableEvent], ...]
     extra: tuple[tuple[int, TableEvent], ...]
     counts: SeatCounts = field(default_factory=lambda: SeatCounts(0, 0, 0))
+    landings_ms: tuple[float, ...] = ()
+    """Each matched card landing's (dealt, replaced) latency: the issue's budget is 300 ms of video."""
+
+    def landing_share_within(self, ms: float) -> float:
+        """The share of matched card landings reported within `ms` of video (nan: none matched)."""
+        if not self.landings_ms:
+            return float("nan")
+        return sum(x <= ms + 1e-6 for x in self.landings_ms) / len(self.landings_ms)
 
     @property
     def recall(self) -> float:
@@ -369,6 +379,7 @@ class Summary:
 def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summary:
     truth = matched = found = spurious = invented = 0
     lat: list[float] = []
+    landings: list[float] = []
     missed: list[tuple[int, TableEvent]] = []
     extra: list[tuple[int, TableEvent]] = []
     for v in videos:
@@ -377,8 +388,10 @@ def summarise(videos: Sequence[TrackedVideo], tolerance_s: float = 1.5) -> Summa
         spurious += len(v.spurious_from_occluders(s))
         invented += len(v.invented(s))
         lat += v.latencies(s)
+        landings += v.latencies(s, LANDINGS)
         missed += [(v.seed, e) for e in s.missed]
         extra += [(v.seed, e) for e in s.extra]
     med = statistics.median(lat) * 1000 if lat else float("nan")
     return Summary(truth, matched, found, spurious, invented, med, max(lat) * 1000 if lat else float("nan"),
-                   tuple(missed), tuple(extra), sum((v.counts for v in videos), SeatCounts(0, 0, 0)))
+                   tuple(missed), tuple(extra), sum((v.counts for v in videos), SeatCounts(0, 0, 0)),
+                   tuple(sorted(x * 1000 for x in landings)))
