@@ -46,8 +46,9 @@ Event rules (Badugi / Badacey, cards stay on the felt in front of each seat):
   waits to be served, is its own card uncovered too (a dealer takes longer to gather the discards and pitch one),
   and so are cards that went after the dealer began serving the draw (every seat discards before the first is
   served) and all came back at once.
-  Past the deal, a card landing at a seat out of the hand, or at one holding a whole hand that has not discarded
-  this hand, must be seen there in every frame for `stray_hold_s` (a hand taken for a back, a pile read one over).
+  A card landing at a seat out of the hand (in the deal too: no player dealt in there), or past the deal at one
+  holding a whole hand that has not discarded this hand, must be seen there in every frame for `stray_hold_s` (a hand
+  taken for a back, a pile read one over).
   A seat drawing is one that held a whole hand, or any seat that loses cards once some seat did (a seat dealt
   short draws too).
 - a face-down card turned up: `CardExposed`, unless a showdown has begun; in the deal, also a face-up card read
@@ -114,7 +115,7 @@ class PhaseHint:
     a box gone, not a second discard. `owed`: the seats that declared a discard in the draw under way and still wait for
     replacements; with the draw procedure "sequential" no other seat's cards go before they are served, so a count
     another seat loses without being seen going is a box gone too. `seated`: the seats dealt into the hand (empty:
-    not known); outside the deal a card arriving at any other seat, or at a folded one, must hold longer
+    not known); a card arriving at any other seat (in the deal too), or at a folded one, must hold longer
     (`TrackerConfig.stray_hold_s`).
     """
 
@@ -174,9 +175,9 @@ class TrackerConfig:
     flicker_share: float = 0.14
     flicker_frames: int = 3
     flicker_hold_s: float = 0.3
-    # Once the deal is over, a seat the referee has out of the hand (no player dealt in, or folded) gets a card only
-    # if it is seen there in every frame for `stray_hold_s`: a player's hand or sleeve taken for a back for a few
-    # frames at an empty seat is no card pitched there (a card pitched there stays until the dealer takes it back).
+    # A seat the referee has out of the hand (no player dealt in, in the deal too; or folded) gets a card only if it
+    # is seen there in every frame for `stray_hold_s`: a player's hand or sleeve taken for a back for a few frames at
+    # an empty seat is no card pitched there (a card pitched there stays until the dealer takes it back).
     stray_hold_s: float = 0.6
 
     def __post_init__(self) -> None:
@@ -574,7 +575,7 @@ class Tracker:
         until the next hint. See `PhaseHint`."""
         self._hint = hint
         self._out_of_hand = (hint.folded | (frozenset(range(1, self.seat_count + 1)) - hint.seated)
-                             if hint.seated and hint.phase not in (None, "deal") else frozenset())
+                             if hint.seated and hint.phase is not None else frozenset())
         at = self._now if hint.as_of is None else hint.as_of
         if not self._phases or self._phases[-1][1] != hint.phase:
             self._phases.append((at, hint.phase))
@@ -897,7 +898,17 @@ class Tracker:
 
     def _box_gone(self, seat: int, p: _Pending) -> bool:
         """Whether a count a seat lost in the draw, not seen going, was a box gone rather than a discard."""
-        return self._drew_already(seat, p) or self._before_its_turn(seat, p)
+        return self._drew_already(seat, p) or self._before_its_turn(seat, p) or self._awaiting_service(seat, p)
+
+    def _awaiting_service(self, seat: int, p: _Pending) -> bool:
+        """Whether cards a seat lost went after it discarded in this draw, its replacements not all in, by the
+        tracker's own account (the referee's hint lags the video), and no card was seen loose beside it: a seat waiting
+        to be served discards nothing more, so a box was lost (a hand over the seat). The muck growing then is no sign
+        of its cards going: another seat's discard, a burn, or the muck's count flickering (badacey-limit-triple seed
+        16, seat 2: a discard and a replacement made of an arm, on a clean hand)."""
+        hand = self._hand
+        loose = self._loose_t[seat - 1] + _EPS >= p.t - self.config.evidence_lead_s
+        return p.partial and not loose and seat in hand.owed and p.t > hand.owed_t + _EPS
 
     def _drawing(self, seat: int, p: _Pending) -> bool:
         """Whether cards a seat lost were seen going (not a hand lying over them) while the referee, as far as it has
