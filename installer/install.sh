@@ -15,13 +15,14 @@ for arg in "$@"; do
 done
 
 # System packages: Qt's runtime libraries, a virtual X server for the app's screenshots and tests,
-# the DejaVu fonts the procedural deck is drawn with, and librsvg to rasterise deck artwork.
+# the DejaVu fonts the procedural deck is drawn with, librsvg to rasterise deck artwork, and libheif's heif-convert
+# to read phone photos saved as HEIC (`detect`, `calibrate --image`).
 apt_packages=(
   python3 python3-venv python3-pip
   libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-randr0 libxcb-render-util0
   libxcb-image0 libxcb-xinerama0 libxcb-xfixes0 libxcb-sync1 libxrender1 libxi6
-  xvfb xauth fonts-dejavu-core librsvg2-bin sqlite3
+  xvfb xauth fonts-dejavu-core librsvg2-bin sqlite3 libheif-examples
 )
 if [ "$train" = 1 ]; then
   # card art for the training scenes, and the fonts of the classifier's font decks

@@ -263,7 +263,7 @@ def test_cli_aruco_and_points(tmp_path: Path) -> None:
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["calibrate", "--table", "oval-9", "--image", str(tmp_path / "x.png"), "--aruco"])
-    assert result.exit_code == 2 and "error: image" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2 and "error: no such image" in result.output and "Traceback" not in result.output
     result = runner.invoke(cli, ["calibrate", "--table", str(tmp_path / "t.toml"), "--image", "x", "--aruco"])
     assert result.exit_code == 2 and "not found" in result.output
     image = tmp_path / "plain.png"

@@ -22,6 +22,7 @@ import numpy.typing as npt
 import tomli_w
 
 from dealer_assist.errors import DealerAssistError
+from dealer_assist.vision.image_file import ImageFileError, read_image_file
 from dealer_assist.vision.table_profile import PROFILE_DIR, TableProfile, toml_value
 from dealer_assist.vision.white_balance import MAX_GAIN, WhiteBalance, measure_white
 
@@ -323,16 +324,12 @@ def calibrate_from_points(image_points: npt.ArrayLike, table_points: npt.ArrayLi
 
 
 def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
-    """A BGR image from a file, or a one-line error for a missing or unreadable one."""
-    p = Path(path)
-    if p.is_dir():
-        raise CalibrationError(f"image {str(p)!r} is a folder; accepted: an image file OpenCV reads (PNG, JPEG, ...)")
-    if not p.is_file():
-        raise CalibrationError(f"image {str(p)!r} not found")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"image {str(p)!r} is not an image OpenCV can read")
-    return np.asarray(image, dtype=np.uint8)
+    """A BGR image from a file (`image_file`: HEIC/HEIF phone photos too), or a one-line error for a missing or
+    unreadable one."""
+    try:
+        return read_image_file(path)
+    except ImageFileError as exc:
+        raise CalibrationError(str(exc)) from None
 
 
 def aruco_detector(dictionary: str, subpixel: bool = True) -> cv2.aruco.ArucoDetector:

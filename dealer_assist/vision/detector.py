@@ -23,6 +23,7 @@ import numpy.typing as npt
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.vision.backends.common import LargeRead
 from dealer_assist.vision.detections import BACK_ID, BUTTON_ID, Detections
+from dealer_assist.vision.image_file import ImageFileError, read_image_file
 
 Image = npt.NDArray[np.uint8]
 
@@ -232,21 +233,12 @@ def make_detector(backend: str = DEFAULT_BACKEND, model_path: str | Path | None 
 
 
 def read_image(path: str | Path) -> Image:
-    """A BGR image from a file; a missing or unreadable file is a one-line DetectorError."""
-    p = Path(path)
-    if not p.is_file():
-        raise DetectorError(f"no such image: {p}")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    # OpenCV logs a damaged file's decoder warning on stderr; the one-line error below says it instead.
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    """A BGR image from a file (what OpenCV reads, and HEIC/HEIF: `image_file`); a missing or unreadable file is a
+    one-line DetectorError."""
     try:
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    finally:
-        cv2.utils.logging.setLogLevel(level)
-    if image is None:
-        raise DetectorError(f"cannot read {p} as an image (accepted: PNG, JPEG, BMP, TIFF, WebP)")
-    return np.ascontiguousarray(image, dtype=np.uint8)
+        return read_image_file(path)
+    except ImageFileError as exc:
+        raise DetectorError(str(exc)) from None
 
 
 def write_image(path: str | Path, image: Image) -> None:
